@@ -1,0 +1,209 @@
+"""Episode keys, the auto-reset wrapper and vmapped rollouts of array policies.
+
+Determinism: an episode is a function of (task id, seed, actions). The reset key and the key of
+turn t are derived from the seed alone (`episode_keys`, `step_key`); no global RNG anywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from glyphjax.core.types import Env, EnvState, Frame, Transition
+
+# An array policy: (key, state, params) -> int32 action. Vmapped over the batch by `rollout`.
+ArrayPolicy = Callable[[jax.Array, EnvState, Any], jax.Array]
+
+
+def episode_key(seed: int | jax.Array) -> jax.Array:
+    """The root key of the episode with this seed."""
+    return jax.random.PRNGKey(jnp.asarray(seed, jnp.uint32))
+
+
+def reset_key(seed: int | jax.Array) -> jax.Array:
+    return jax.random.fold_in(episode_key(seed), 0)
+
+
+def step_key(seed: int | jax.Array, t: int | jax.Array) -> jax.Array:
+    """Key of the env step taken at turn t (0-based) of the episode with this seed."""
+    return jax.random.fold_in(jax.random.fold_in(episode_key(seed), 1), t)
+
+
+def policy_key(seed: int | jax.Array, t: int | jax.Array) -> jax.Array:
+    """Key an array policy uses at turn t (kept apart from the env's keys)."""
+    return jax.random.fold_in(jax.random.fold_in(episode_key(seed), 2), t)
+
+
+def random_policy(num_actions: int) -> ArrayPolicy:
+    """Uniformly random action indices."""
+    def act(key, state, params):
+        return jax.random.randint(key, (), 0, num_actions, dtype=jnp.int32)
+    return act
+
+
+class AutoResetState(NamedTuple):
+    env_state: EnvState
+    seed: jax.Array  # uint32: seed of the episode in progress
+    episode: jax.Array  # int32: how many episodes this slot has finished
+
+
+class AutoReset:
+    """Wraps an env so that a finished episode is replaced by a fresh one on the next step.
+
+    Each slot walks through seeds `seed, seed + stride, seed + 2*stride, ...`, so every episode
+    is still a function of (task, seed, actions). `step` returns the new state, the transition
+    (terminated and truncated kept apart) and the *final* frame of the step's own episode: for a
+    step that ends an episode it shows the last position, not the next episode's first one.
+    """
+
+    def __init__(self, env: Env, stride: int = 1 << 20):
+        self.env = env
+        self.stride = stride
+
+    def reset(self, seed: jax.Array, params: Any = None) -> AutoResetState:
+        seed = jnp.asarray(seed, jnp.uint32)
+        return AutoResetState(self.env.reset(reset_key(seed), params), seed, jnp.zeros((), jnp.int32))
+
+    def step(self, state: AutoResetState, action: jax.Array, params: Any = None
+             ) -> tuple[AutoResetState, Transition, Frame]:
+        env = self.env
+        nxt, trans = env.step(step_key(state.seed, state.env_state.t), state.env_state, action, params)
+        final_frame = env.render(nxt, params)
+        finished = nxt.done
+        new_seed = state.seed + jnp.uint32(self.stride)
+        fresh = env.reset(reset_key(new_seed), params)
+        env_state = jax.tree.map(lambda a, b: jnp.where(finished, a, b), fresh, nxt)
+        out = AutoResetState(env_state, jnp.where(finished, new_seed, state.seed),
+                             state.episode + finished.astype(jnp.int32))
+        return out, trans, final_frame
+
+
+class RolloutResult(NamedTuple):
+    returns: jax.Array  # float32[B] (or [B, players])
+    lengths: jax.Array  # int32[B]
+    terminated: jax.Array  # bool[B]
+    truncated: jax.Array  # bool[B]
+    actions: jax.Array | None = None  # int32[B, T] when record_actions
+
+
+def run_episode(env: Env, policy: ArrayPolicy, seed: jax.Array, params: Any = None,
+                record_actions: bool = False) -> RolloutResult:
+    """One whole episode (max_steps turns; finished episodes stay frozen). Jittable, vmappable."""
+    params = env.default_params() if params is None else params
+    state0 = env.reset(reset_key(seed), params)
+
+    def turn(carry, t):
+        state, ret, length, term, trunc = carry
+        action = policy(policy_key(seed, t), state, params)
+        action = jnp.asarray(action, jnp.int32)
+        was_done = state.done
+        state, tr = env.step(step_key(seed, t), state, action, params)
+        ret = ret + tr.reward
+        length = length + (~was_done).astype(jnp.int32)
+        return (state, ret, length, term | tr.terminated, trunc | tr.truncated), \
+            (jnp.where(was_done, -1, action) if record_actions else None)
+
+    reward_shape = (env.card.num_players,) if env.card.num_players > 1 else ()
+    carry0 = (state0, jnp.zeros(reward_shape, jnp.float32), jnp.zeros((), jnp.int32),
+              jnp.zeros((), jnp.bool_), jnp.zeros((), jnp.bool_))
+    (_, ret, length, term, trunc), actions = jax.lax.scan(
+        turn, carry0, jnp.arange(env.card.max_steps, dtype=jnp.int32))
+    return RolloutResult(ret, length, term, trunc, actions)
+
+
+def rollout(env: Env, policy: ArrayPolicy, seeds: jax.Array, params: Any = None,
+            record_actions: bool = False) -> RolloutResult:
+    """B whole episodes of an array policy: batched (vmapped) env and policy inside one jitted
+    `lax.while_loop` that stops as soon as every episode has ended (or at max_steps).
+
+    Per-episode results equal `run_episode` on the same seed (same keys, same summation order).
+    Actions recorded for turns after an episode ended are -1.
+    """
+    fn = _compiled_rollout(env, policy, record_actions)
+    return fn(jnp.asarray(seeds, jnp.uint32), env.default_params() if params is None else params)
+
+
+_ROLLOUT_CACHE: dict = {}
+
+
+def _compiled_rollout(env: Env, policy: ArrayPolicy, record_actions: bool):
+    key = (id(env), id(policy), record_actions)
+    if key in _ROLLOUT_CACHE:
+        return _ROLLOUT_CACHE[key][2]
+    T = env.card.max_steps
+    reward_shape = (env.card.num_players,) if env.card.num_players > 1 else ()
+
+    def many(seeds, params):
+        b = seeds.shape[0]
+        states = jax.vmap(lambda s: env.reset(reset_key(s), params))(seeds)
+        act = jax.vmap(lambda k, s: policy(k, s, params))
+        step = jax.vmap(lambda k, s, a: env.step(k, s, a, params))
+
+        def cond(carry):
+            t, states = carry[0], carry[1]
+            return (t < T) & ~jnp.all(states.done)
+
+        def body(carry):
+            t, states, ret, length, term, trunc, actions = carry
+            pkeys = jax.vmap(lambda s: policy_key(s, t))(seeds)
+            skeys = jax.vmap(lambda s: step_key(s, t))(seeds)
+            a = jnp.asarray(act(pkeys, states), jnp.int32)
+            was_done = states.done
+            states, tr = step(skeys, states, a)
+            ret = ret + tr.reward
+            length = length + (~was_done).astype(jnp.int32)
+            if record_actions:
+                actions = jax.lax.dynamic_update_slice(
+                    actions, jnp.where(was_done, -1, a)[:, None], (0, t))
+            return t + 1, states, ret, length, term | tr.terminated, trunc | tr.truncated, actions
+
+        carry = (jnp.int32(0), states, jnp.zeros((b, *reward_shape), jnp.float32),
+                 jnp.zeros((b,), jnp.int32), jnp.zeros((b,), jnp.bool_), jnp.zeros((b,), jnp.bool_),
+                 jnp.full((b, T) if record_actions else (b, 0), -1, jnp.int32))
+        _, _, ret, length, term, trunc, actions = jax.lax.while_loop(cond, body, carry)
+        return RolloutResult(ret, length, term, trunc, actions if record_actions else None)
+
+    _ROLLOUT_CACHE[key] = (env, policy, jax.jit(many))  # keep env/policy alive with the id
+    return _ROLLOUT_CACHE[key][2]
+
+
+def replay(env: Env, seed: int, actions, params: Any = None):
+    """Replay recorded actions from `seed` as one un-vmapped episode.
+
+    Returns (frames, transitions) as host arrays: frames have a leading axis of len(actions) + 1
+    (the reset frame first), transitions one of len(actions). One compiled program per env (the
+    actions are padded to max_steps). The reference for bit-exact determinism checks.
+    """
+    params = env.default_params() if params is None else params
+    actions = np.asarray(actions, np.int32).reshape(-1)
+    n = len(actions)
+    if n > env.card.max_steps:
+        raise ValueError(f"{env.card.id}: {n} actions but episodes last at most {env.card.max_steps} turns")
+    padded = np.full((env.card.max_steps,), -1, np.int32)
+    padded[:n] = actions
+    frames, trans = _compiled_replay(env)(jnp.uint32(seed), jnp.asarray(padded), params)
+    frames, trans = jax.device_get((frames, trans))
+    return (jax.tree.map(lambda x: x[: n + 1], frames), jax.tree.map(lambda x: x[:n], trans))
+
+
+_REPLAY_CACHE: dict = {}
+
+
+def _compiled_replay(env: Env):
+    if id(env) not in _REPLAY_CACHE:
+        @jax.jit
+        def run(seed, actions, params):
+            state = env.reset(reset_key(seed), params)
+
+            def turn(state, t):
+                nxt, tr = env.step(step_key(seed, t), state, actions[t], params)
+                return nxt, (env.render(nxt, params), tr)
+            _, (frames, trans) = jax.lax.scan(turn, state, jnp.arange(env.card.max_steps, dtype=jnp.int32))
+            first = env.render(state, params)
+            frames = jax.tree.map(lambda a, b: jnp.concatenate([a[None], b]), first, frames)
+            return frames, trans
+        _REPLAY_CACHE[id(env)] = (env, run)
+    return _REPLAY_CACHE[id(env)][1]

@@ -1,0 +1,221 @@
+"""The environment contract: state base class, Transition, Frame, TaskCard and the Env shell.
+
+A game implements three pure functions over a `flax.struct.dataclass` state:
+`_reset(key, params) -> state`, `_step(key, state, action, params) -> (state, reward, terminated,
+event)` and `_render(state, params) -> (grid, hud)`. The shell (`Env.step`) adds what every task shares:
+the step counter, truncation at `card.max_steps`, freezing a finished episode (no-op, reward 0),
+and the "no action" code `NO_ACTION` (-1) that a failed parse sends.
+
+Action convention: actions are int32 indices into `card.actions`. `NO_ACTION = -1` means "the
+agent did nothing this turn" (a parse failure consumes the turn); every game's `_step` must treat
+any negative action as doing nothing (time still passes for real-time games). An action index
+outside `[-1, num_actions)` raises `ValueError` when it is a concrete value; under `jit` it is
+treated as `NO_ACTION`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, ClassVar, Mapping
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+NO_ACTION = -1
+
+STANDARD = "standard"
+EXTENDED = "extended"
+
+
+@struct.dataclass
+class EnvState:
+    """Fields every task state carries; games subclass this and add their own arrays."""
+
+    t: jax.Array  # int32: turns taken so far
+    done: jax.Array  # bool: episode finished (terminated or truncated)
+    event: jax.Array  # int32: event of the last step (index into card.events), shown as message
+
+
+@struct.dataclass
+class Transition:
+    """What one step returns besides the state.
+
+    reward: float32 scalar (float32[2] per seat for two-player games).
+    event: int32 index into `card.events` (0 = no message this turn).
+    """
+
+    reward: jax.Array
+    terminated: jax.Array
+    truncated: jax.Array
+    event: jax.Array
+
+
+@struct.dataclass
+class Frame:
+    """What the renderer draws: one code point per cell, integer HUD fields, and an event id."""
+
+    grid: jax.Array  # uint32[H, W] Unicode code points
+    hud: jax.Array  # int32[K], the fields named by card.hud_fields
+    event: jax.Array  # int32 index into card.events
+
+
+@dataclasses.dataclass(frozen=True, eq=False)  # hashed by identity: cards are singletons
+class TaskCard:
+    """Static description of a task: what a player (or a language model) is told about it.
+
+    glyphs: meaning of every glyph the task can draw (one character -> one meaning).
+    hud: a `str.format` template over `step`, `max_steps` and the game's `hud_fields`
+      (e.g. "Step: {step} / {max_steps}    Score: {score}"); `hud_enums[field]` maps an integer
+      field to names (e.g. carried object names).
+    events: message texts; index 0 must be "" (no message).
+    reward: the reward pattern in words, exactly what the code pays (it goes into the prompt).
+    grid_labels: draw column numbers above and row numbers left of the grid (tasks whose actions
+      name cells, e.g. REVEAL_12 = row 1, column 2 on a 10-wide board: index = row * width + col).
+    """
+
+    id: str
+    rules: str
+    actions: tuple[str, ...]
+    action_descriptions: tuple[str, ...]
+    glyphs: Mapping[str, str]
+    hud: str
+    hud_fields: tuple[str, ...]
+    max_steps: int
+    reward: str
+    events: tuple[str, ...] = ("",)
+    hud_enums: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    track: str = STANDARD
+    return_range: tuple[float, float] = (-1.0, 1.0)
+    grid_labels: bool = False
+    num_players: int = 1
+    notes: str = ""
+
+    def __post_init__(self):
+        if len(self.actions) != len(self.action_descriptions):
+            raise ValueError(f"{self.id}: {len(self.actions)} actions but "
+                             f"{len(self.action_descriptions)} descriptions")
+        for name in self.actions:
+            if not name or name.upper() != name or " " in name:
+                raise ValueError(f"{self.id}: action name {name!r} is not UPPER_SNAKE_CASE")
+        if len(set(self.actions)) != len(self.actions):
+            raise ValueError(f"{self.id}: duplicate action names")
+        for g in self.glyphs:
+            if len(g) != 1:
+                raise ValueError(f"{self.id}: glyph {g!r} is not a single code point")
+        if not self.events or self.events[0] != "":
+            raise ValueError(f"{self.id}: events[0] must be '' (no message)")
+        if self.track == STANDARD and self.max_steps > 512:
+            raise ValueError(f"{self.id}: standard-track tasks have max_steps <= 512")
+
+    @property
+    def suite(self) -> str:
+        return self.id.split("/", 1)[0]
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.actions)
+
+    def action_index(self, name: str) -> int:
+        """Index of an action name (case-insensitive); ValueError naming the valid ones."""
+        key = name.strip().upper()
+        try:
+            return self.actions.index(key)
+        except ValueError:
+            raise ValueError(f"{self.id}: unknown action {name!r}; valid: {', '.join(self.actions)}") from None
+
+
+def _tree_select(pred: jax.Array, on_true: Any, on_false: Any) -> Any:
+    return jax.tree.map(lambda a, b: jnp.where(pred, a, b), on_true, on_false)
+
+
+class Env:
+    """Shell shared by every task. Subclasses set `card` and implement `_reset/_step/_render`.
+
+    The class holds no mutable data: every method is a pure function of its arguments, so
+    `jax.jit(env.step)` and `jax.vmap(env.step, in_axes=(0, 0, 0, None))` work directly.
+    """
+
+    card: TaskCard
+    num_players: ClassVar[int] = 1
+
+    # --- to implement -----------------------------------------------------------------------
+    def default_params(self) -> Any:
+        """Static/traced parameters of the task (a pytree, possibly empty)."""
+        return ()
+
+    def _reset(self, key: jax.Array, params: Any) -> EnvState:
+        raise NotImplementedError
+
+    def _step(self, key: jax.Array, state: EnvState, action: jax.Array, params: Any):
+        """-> (state, reward float32, terminated bool, event int32). Negative action = nothing."""
+        raise NotImplementedError
+
+    def _render(self, state: EnvState, params: Any):
+        """-> (grid uint32[H, W] code points, hud sequence of int32 scalars per card.hud_fields)."""
+        raise NotImplementedError
+
+    # Optional: a cheap scripted baseline over the state (array policy), or None.
+    scripted_policy: Callable | None = None
+
+    # --- the contract -----------------------------------------------------------------------
+    @property
+    def params(self) -> Any:
+        return self.default_params()
+
+    def reset(self, key: jax.Array, params: Any = None) -> EnvState:
+        params = self.default_params() if params is None else params
+        return self._reset(key, params)
+
+    def step(self, key: jax.Array, state: EnvState, action: Any, params: Any = None):
+        """One turn. Returns (state, Transition). Stepping a finished episode changes nothing."""
+        params = self.default_params() if params is None else params
+        action = self._check_action(action)
+        nxt, reward, terminated, event = self._step(key, state, action, params)
+        t = state.t + 1
+        terminated = jnp.asarray(terminated, jnp.bool_)
+        truncated = (t >= self.card.max_steps) & ~terminated
+        nxt = nxt.replace(t=t.astype(jnp.int32), done=terminated | truncated,
+                          event=jnp.asarray(event, jnp.int32))
+        finished = state.done
+        nxt = _tree_select(finished, state, nxt)
+        reward = jnp.where(finished, jnp.zeros_like(reward), reward).astype(jnp.float32)
+        trans = Transition(
+            reward=reward,
+            terminated=terminated & ~finished,
+            truncated=truncated & ~finished,
+            event=jnp.where(finished, 0, jnp.asarray(event, jnp.int32)),
+        )
+        return nxt, trans
+
+    def render(self, state: EnvState, params: Any = None) -> Frame:
+        """Frame of the state; hud[0] is the step counter, then the card's hud_fields."""
+        params = self.default_params() if params is None else params
+        grid, hud = self._render(state, params)
+        hud = [jnp.asarray(h, jnp.int32) for h in hud]
+        return Frame(grid=jnp.asarray(grid, jnp.uint32),
+                     hud=jnp.stack([state.t.astype(jnp.int32), *hud]),
+                     event=state.event.astype(jnp.int32))
+
+    def _check_action(self, action: Any) -> jax.Array:
+        n = self.card.num_actions
+        if not isinstance(action, jax.core.Tracer):
+            a = np.asarray(action)
+            if a.dtype.kind not in "iu":
+                raise TypeError(f"{self.card.id}: action must be an integer index, got {a.dtype}")
+            if np.any((a < NO_ACTION) | (a >= n)):
+                raise ValueError(
+                    f"{self.card.id}: action index {a.tolist()} out of range; valid indices are "
+                    f"0..{n - 1} ({', '.join(self.card.actions)}) or {NO_ACTION} for no action")
+        action = jnp.asarray(action, jnp.int32)
+        return jnp.where((action >= 0) & (action < n), action, NO_ACTION)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.card.id!r})"
+
+
+def init_state_fields() -> dict:
+    """The shell's fields for a fresh state: `State(**init_state_fields(), ...)`."""
+    return dict(t=jnp.zeros((), jnp.int32), done=jnp.zeros((), jnp.bool_),
+                event=jnp.zeros((), jnp.int32))

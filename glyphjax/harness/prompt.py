@@ -1,0 +1,100 @@
+"""What a language model sees: the system prompt and the per-turn user message.
+
+The system prompt is static per episode (rules, actions with descriptions, observation
+conventions, reward, response format) so servers can cache its prefix. The per-turn message holds
+the current observation (legend, HUD, grid, message) and optionally the last N observations and
+actions, and a memory block (the `memory` harness).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+from glyphjax.core.types import TaskCard
+
+RESPONSE_FORMAT = (
+    "Think step by step about the board, then give exactly one action as "
+    "<action>ACTION_NAME</action> using a name from the action list. "
+    "If you write several action tags, only the last one counts. "
+    "An unreadable or unknown action wastes the turn."
+)
+
+OBSERVATION_CONVENTIONS = (
+    "Each turn you see the observation in sections: [Legend] lists every symbol on the grid with "
+    "its meaning, [HUD] shows status values, [Grid] is the board with one character per cell "
+    "(row 0 at the top, column 0 at the left), and [Message] reports what just happened."
+)
+
+LABELS_CONVENTION = (
+    "Column numbers (mod 10) are printed above the grid and row numbers to its left; they are not "
+    "part of the board. Cell actions are numbered row by row: index = row * width + column."
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class HarnessConfig:
+    """Named, configurable harness. `basic`: instructions + conversation history; `memory`: a
+    persistent scratchpad block refreshed by separate model calls."""
+
+    name: str = "basic"
+    history: int = 0  # how many previous (observation, action) pairs to show in the turn message
+    memory: bool = False
+    memory_chars: int = 2000  # the scratchpad is cut to this many characters
+
+    def __post_init__(self):
+        if self.name not in HARNESSES:
+            raise ValueError(f"unknown harness {self.name!r}; choose one of {sorted(HARNESSES)}")
+        if self.history < 0:
+            raise ValueError("harness.history must be >= 0")
+
+
+HARNESSES = {"basic", "memory"}
+
+
+def system_prompt(card: TaskCard, harness: HarnessConfig | None = None) -> str:
+    harness = harness or HarnessConfig()
+    actions = "\n".join(f"- {name}: {desc}" for name, desc in zip(card.actions, card.action_descriptions))
+    conv = OBSERVATION_CONVENTIONS + (" " + LABELS_CONVENTION if card.grid_labels else "")
+    parts = [
+        f"You are playing the game {card.id}.",
+        f"# Rules\n{card.rules.strip()}",
+        f"# Reward\n{card.reward.strip()}",
+        f"# Episode\nThe episode lasts at most {card.max_steps} turns.",
+        f"# Actions\n{actions}",
+        f"# Observations\n{conv}",
+    ]
+    if harness.memory:
+        parts.append("# Memory\nA [Memory] block with your own notes from earlier turns is shown "
+                     "each turn; it is updated separately after each turn.")
+    parts.append(f"# Response format\n{RESPONSE_FORMAT}")
+    return "\n\n".join(parts)
+
+
+def turn_message(observation: str, history: Sequence[tuple[str, str]] = (), memory: str | None = None) -> str:
+    """The user message of one turn. `history`: earlier (observation, action name) pairs, oldest
+    first (already cut to the harness window by the caller)."""
+    parts = []
+    if memory is not None:
+        parts.append(f"[Memory]\n{memory.strip() or '(empty)'}")
+    for i, (obs, act) in enumerate(history):
+        back = len(history) - i
+        parts.append(f"--- {back} turn{'s' if back > 1 else ''} ago ---\n{obs}\nYour action: {act}")
+    if history:
+        parts.append("--- now ---")
+    parts.append(observation)
+    return "\n\n".join(parts)
+
+
+MEMORY_UPDATE_INSTRUCTION = (
+    "Update your memory notes for the rest of this episode: keep what still matters (goals, "
+    "discovered rules, plans), drop what is stale. Reply with the new notes only, inside "
+    "<memory>...</memory>."
+)
+
+
+def parse_memory(text: str | None, previous: str, limit: int) -> str:
+    """New scratchpad from a memory-update completion: the last <memory> block, else unchanged."""
+    import re
+    blocks = re.findall(r"<memory>(.*?)</memory>", text or "", re.IGNORECASE | re.DOTALL)
+    return blocks[-1].strip()[:limit] if blocks else previous

@@ -1,0 +1,44 @@
+"""Mechanics and glyphs shared by the Classics games (one implementation each).
+
+Glyph meanings are per suite: a glyph means the same thing in every Classics task (a test checks
+it over the whole suite). Put a glyph used by several games here; game-only glyphs live in the
+game's module.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+# Shared glyph meanings of the Classics suite.
+WALL = "█"
+FLOOR = "·"
+GLYPHS_COMMON = {
+    WALL: "wall",
+    FLOOR: "empty floor",
+}
+
+# Directions in action order UP, DOWN, LEFT, RIGHT as (d_row, d_col).
+DIR_NAMES = ("UP", "DOWN", "LEFT", "RIGHT")
+DIR_DELTAS = jnp.array([[-1, 0], [1, 0], [0, -1], [0, 1]], jnp.int32)
+OPPOSITE = jnp.array([1, 0, 3, 2], jnp.int32)
+
+
+def sample_cell(key: jax.Array, mask: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """A uniformly random True cell of a bool[H, W] mask -> (flat index, any True).
+
+    Gumbel-max over the mask: static shapes, one pass, no rejection loop."""
+    u = jax.random.uniform(key, mask.shape)
+    score = jnp.where(mask, u, -1.0).reshape(-1)
+    idx = jnp.argmax(score).astype(jnp.int32)
+    return idx, jnp.any(mask)
+
+
+def glyph_grid(codes: jax.Array, table: jax.Array) -> jax.Array:
+    """Map small integer cell codes to code points with one table lookup (uint32)."""
+    return table[codes].astype(jnp.uint32)
+
+
+def codepoints(chars: str) -> jax.Array:
+    """uint32 table from a string, one code point per character (index = cell code)."""
+    return jnp.array([ord(c) for c in chars], jnp.uint32)
