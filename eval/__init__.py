@@ -1,0 +1,1 @@
+"""eval: seed evaluation, LLM evaluation, statistics, replay viewer, reports."""

@@ -1,0 +1,1 @@
+"""rl: language-model policies, rollout engine, advantages, losses, trainer, checkpoints."""

@@ -1,0 +1,1 @@
+"""Text policies: a batch of chat conversations -> completions with token ids and log-probs."""
