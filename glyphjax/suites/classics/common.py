@@ -42,3 +42,8 @@ def glyph_grid(codes: jax.Array, table: jax.Array) -> jax.Array:
 def codepoints(chars: str) -> jax.Array:
     """uint32 table from a string, one code point per character (index = cell code)."""
     return jnp.array([ord(c) for c in chars], jnp.uint32)
+
+# Appended (arcade games): the player avatar and empty space in side views / open fields.
+PLAYER = "@"
+EMPTY_SPACE = " "
+GLYPHS_ARCADE = {PLAYER: "you (the player)", EMPTY_SPACE: "empty space"}
