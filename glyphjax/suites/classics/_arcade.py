@@ -71,3 +71,8 @@ def gravity_fall(solid: jax.Array, row: jax.Array, col: jax.Array) -> tuple[jax.
     below = row + 1
     grounded = (below < h) & solid[jnp.clip(below, 0, h - 1), col]
     return jnp.where(grounded, row, row + 1), grounded
+
+
+# Glyphs shared by the arcade games of this module's family (same meaning in each).
+GROUND = "▒"
+GLYPHS_GROUND = {GROUND: "solid ground"}
