@@ -1,0 +1,156 @@
+"""Matched-seed benchmark runs, resumable task by task.
+
+Every policy sees the same held-out seeds (default 25 per task from `EVAL_SEED_START`), so two
+runs can be compared seed by seed (`eval.stats.paired_difference`). Each finished task is
+appended at once to `<out>.partial.jsonl` (flushed and fsynced); a rerun after a crash reads that
+file and only evaluates the tasks still missing. The final results JSON and a table are written
+when every task is done.
+
+    python -m eval.benchmark --policy random --tasks 'classics/*' --seeds 25 --out bench.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from eval.results import TaskResult
+from eval.seeds import EVAL_SEED_START, eval_seeds
+
+DEFAULT_SEEDS_PER_TASK = 25
+
+TaskEvaluator = Callable[[str, np.ndarray], TaskResult]
+
+
+def run_key(label: str, seeds: np.ndarray) -> str:
+    """Identifies a run in the partial file: the policy label and the exact seeds."""
+    h = hashlib.sha1(np.asarray(seeds, np.int64).tobytes()).hexdigest()[:12]
+    return f"{label}@{h}"
+
+
+def partial_path(out: str | os.PathLike) -> Path:
+    return Path(str(out) + ".partial.jsonl")
+
+
+def load_partial(path: Path, key: str) -> dict[str, TaskResult]:
+    """Finished tasks of run `key`; a torn last line (crash while writing) is ignored."""
+    done: dict[str, TaskResult] = {}
+    if not path.exists():
+        return done
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if rec.get("key") == key:
+            r = TaskResult.from_json(rec["result"])
+            done[r.task] = r
+    return done
+
+
+def append_partial(path: Path, key: str, result: TaskResult) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"key": key, "result": result.to_json()}) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def run_tasks(task_ids: Sequence[str], seeds: np.ndarray, evaluate: TaskEvaluator, label: str,
+              out: str | os.PathLike | None = None, resume: bool = True,
+              progress: bool = False) -> dict[str, TaskResult]:
+    """Evaluate every task on `seeds`, skipping tasks already in the partial file of `out`."""
+    seeds = np.asarray(seeds, np.int64)
+    key = run_key(label, seeds)
+    ppath = partial_path(out) if out else None
+    done = load_partial(ppath, key) if (ppath and resume) else {}
+    todo = [t for t in task_ids if t not in done]
+    from eval.progress import task_progress
+    with task_progress(len(todo), f"{label}", enabled=progress) as advance:
+        for task in todo:
+            advance(task)
+            r = evaluate(task, seeds)
+            if not np.array_equal(np.sort(r.seeds), np.sort(seeds)):
+                raise RuntimeError(f"{task}: evaluator returned seeds that differ from the requested ones")
+            if ppath:
+                append_partial(ppath, key, r)
+            done[task] = r
+    return {t: done[t] for t in task_ids}
+
+
+def results_document(runs: Mapping[str, Mapping[str, TaskResult]], config: dict | None = None,
+                     n_resamples: int = 10_000, bootstrap_seed: int = 0, confidence: float = 0.95) -> dict:
+    """The results JSON: per run (policy) the per-task summaries, the suite-balanced aggregate
+    and the per-episode columns."""
+    import glyphjax
+    from eval.stats import aggregate, task_summary
+    doc = {"glyphjax_version": glyphjax.__version__,
+           "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+           "config": config or {}, "runs": {}}
+    for label, results in runs.items():
+        doc["runs"][label] = {
+            "summary": {t: task_summary(r, n_resamples, bootstrap_seed, confidence) for t, r in results.items()},
+            "aggregate": aggregate(results, n_resamples=n_resamples, seed=bootstrap_seed, confidence=confidence),
+            "episodes": {t: r.to_json() for t, r in results.items()},
+        }
+    return doc
+
+
+def load_results(path: str | os.PathLike) -> dict[str, dict[str, TaskResult]]:
+    """Runs of a results JSON -> {label: {task: TaskResult}}."""
+    doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    if "runs" not in doc:
+        raise ValueError(f"{path}: not a glyphjax results file (no 'runs')")
+    return {label: {t: TaskResult.from_json(e) for t, e in run["episodes"].items()}
+            for label, run in doc["runs"].items()}
+
+
+def write_json(path: str | os.PathLike, doc: dict) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    tmp.replace(path)
+
+
+def array_evaluator(policy: str, batch_size: int = 4096) -> TaskEvaluator:
+    from eval.runner import evaluate_task
+    return lambda task, seeds: evaluate_task(task, policy, seeds, batch_size)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m eval.benchmark", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--policy", default="random", choices=["random", "scripted"])
+    ap.add_argument("--tasks", nargs="+", default=["*"], help="task ids, globs or suite names")
+    ap.add_argument("--seeds", type=int, default=DEFAULT_SEEDS_PER_TASK)
+    ap.add_argument("--seed-start", type=int, default=EVAL_SEED_START)
+    ap.add_argument("--out", default="benchmark_results.json")
+    ap.add_argument("--no-resume", action="store_true")
+    args = ap.parse_args(argv)
+    import glyphjax
+    from eval.tables import print_summary_table
+    from eval.tasksets import resolve_tasks
+    try:
+        tasks = resolve_tasks(args.tasks)
+        seeds = eval_seeds(args.seeds, args.seed_start)
+    except (glyphjax.UnknownTaskError, ValueError) as e:
+        print(f"eval.benchmark: error: {e}", file=sys.stderr)
+        return 2
+    results = run_tasks(tasks, seeds, array_evaluator(args.policy), args.policy, args.out,
+                        resume=not args.no_resume, progress=True)
+    doc = results_document({args.policy: results}, vars(args))
+    write_json(args.out, doc)
+    print_summary_table(doc)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""Per-episode evaluation results of one policy on one task, and their JSON form.
+
+Every statistic in `eval.stats` is computed from these columns, whatever produced them (vmapped
+array policies, LLM rollouts, recorded trajectories), so one code path reports everything.
+
+Success (ours): an episode succeeds when its return reaches the task's maximum return
+(`card.return_range[1]`, within 1e-6) unless the card defines `success_threshold`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+OPTIONAL_COLUMNS = ("prompt_tokens", "completion_tokens", "turns", "parse_failures",
+                    "completion_truncations")
+
+
+@dataclasses.dataclass
+class TaskResult:
+    """Columns over the episodes of one task (one entry per seed, aligned)."""
+
+    task: str
+    seeds: np.ndarray  # int64
+    returns: np.ndarray  # float64
+    lengths: np.ndarray  # int64
+    terminated: np.ndarray  # bool
+    truncated: np.ndarray  # bool
+    success: np.ndarray  # bool
+    prompt_tokens: np.ndarray | None = None  # per episode totals (LLM policies)
+    completion_tokens: np.ndarray | None = None
+    turns: np.ndarray | None = None  # model turns per episode
+    parse_failures: np.ndarray | None = None  # turns whose action did not parse (any status != ok)
+    completion_truncations: np.ndarray | None = None  # turns cut by the token limit
+
+    def __post_init__(self):
+        self.seeds = np.asarray(self.seeds, np.int64).reshape(-1)
+        n = len(self.seeds)
+        self.returns = np.asarray(self.returns, np.float64).reshape(-1)
+        self.lengths = np.asarray(self.lengths, np.int64).reshape(-1)
+        self.terminated = np.asarray(self.terminated, bool).reshape(-1)
+        self.truncated = np.asarray(self.truncated, bool).reshape(-1)
+        self.success = np.asarray(self.success, bool).reshape(-1)
+        for name in OPTIONAL_COLUMNS:
+            v = getattr(self, name)
+            if v is not None:
+                setattr(self, name, np.asarray(v, np.int64).reshape(-1))
+        for name in ("returns", "lengths", "terminated", "truncated", "success", *OPTIONAL_COLUMNS):
+            v = getattr(self, name)
+            if v is not None and len(v) != n:
+                raise ValueError(f"{self.task}: column {name} has {len(v)} entries for {n} seeds")
+        if len(np.unique(self.seeds)) != n:
+            raise ValueError(f"{self.task}: duplicate seeds in results")
+
+    @property
+    def suite(self) -> str:
+        return self.task.split("/", 1)[0]
+
+    def __len__(self) -> int:
+        return len(self.seeds)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"task": self.task}
+        for f in dataclasses.fields(self):
+            if f.name == "task":
+                continue
+            v = getattr(self, f.name)
+            if v is not None:
+                out[f.name] = v.tolist()
+        return out
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "TaskResult":
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(d) - names
+        if unknown:
+            raise ValueError(f"task result has unknown fields {sorted(unknown)}")
+        return cls(**dict(d))
+
+
+def success_of(card, returns: np.ndarray) -> np.ndarray:
+    threshold = getattr(card, "success_threshold", None)
+    if threshold is None:
+        threshold = card.return_range[1] - 1e-6
+    return np.asarray(returns) >= threshold
+
+
+def from_episodes(task: str, episodes: Iterable[Mapping[str, Any]], card=None) -> TaskResult:
+    """Columns from episode records in the trajectory format (task, seed, return, length,
+    terminated, truncated, turns: [{parse_status, prompt_tokens?/prompt_ids?, ...}])."""
+    eps = [e for e in episodes if e["task"] == task]
+    if not eps:
+        raise ValueError(f"no episodes of task {task!r}")
+    if card is None:
+        import glyphjax
+        card = glyphjax.make(task).card
+    returns = np.array([float(e["return"]) for e in eps])
+
+    def per_turn(e, fn):
+        return sum(fn(t) for t in e.get("turns", []))
+
+    def tokens(t, kind):
+        if f"{kind}_tokens" in t:
+            return int(t[f"{kind}_tokens"])
+        ids = t.get(f"{kind}_ids")
+        return len(ids) if ids is not None else 0
+
+    return TaskResult(
+        task=task,
+        seeds=[int(e["seed"]) for e in eps],
+        returns=returns,
+        lengths=[int(e["length"]) for e in eps],
+        terminated=[bool(e["terminated"]) for e in eps],
+        truncated=[bool(e["truncated"]) for e in eps],
+        success=success_of(card, returns),
+        prompt_tokens=[per_turn(e, lambda t: tokens(t, "prompt")) for e in eps],
+        completion_tokens=[per_turn(e, lambda t: tokens(t, "completion")) for e in eps],
+        turns=[len(e.get("turns", [])) for e in eps],
+        parse_failures=[per_turn(e, lambda t: t.get("parse_status", "ok") != "ok") for e in eps],
+        completion_truncations=[per_turn(e, lambda t: t.get("parse_status") == "truncated"
+                                         or bool(t.get("completion_truncated", False))) for e in eps],
+    )
