@@ -1,0 +1,1 @@
+"""Language models in JAX: the Qwen3 NNX implementation and Hugging Face checkpoint IO."""
