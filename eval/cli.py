@@ -28,6 +28,16 @@ def fail(message: str) -> None:
     raise SystemExit(EXIT_USAGE)
 
 
+def model_label(cfg: DictConfig) -> str | None:
+    """The model an LLM policy runs: `model=PATH_OR_NAME`, else the preset's path or name."""
+    if cfg.get("model_ref"):
+        return str(cfg.model_ref)
+    m = cfg.get("model")
+    if m:
+        return str(m.get("path") or m.get("name"))
+    return None
+
+
 def run_eval(cfg: DictConfig) -> dict:
     """The evaluation the config asks for; returns the results document."""
     import glyphjax
@@ -71,7 +81,7 @@ def run_eval(cfg: DictConfig) -> dict:
             evaluate = llm_evaluator(cfg)
         except (ValueError, RuntimeError) as e:
             fail(str(e))
-        label = f"{pol.name}:{cfg.model}"
+        label = f"{pol.name}:{model_label(cfg)}"
         runs[label] = run_tasks(tasks, seeds, evaluate, label, out=cfg.out, resume=bool(cfg.resume),
                                 progress=bool(cfg.progress))
     else:
@@ -92,8 +102,26 @@ def _hydra_main(cfg: DictConfig) -> None:
     run_eval(cfg)
 
 
+def model_presets() -> set[str]:
+    d = os.path.join(CONF_DIR, "model")
+    return {f[:-5] for f in os.listdir(d) if f.endswith(".yaml")} if os.path.isdir(d) else set()
+
+
+def rewrite_model_arg(argv: list[str]) -> list[str]:
+    """`model=PATH_OR_NAME` -> `model_ref=...` unless it names a conf/model preset (then it stays a
+    Hydra config-group choice), so both `model=tiny` and `model=/ckpt/dir` work."""
+    presets = model_presets()
+    out = []
+    for a in argv:
+        if a.startswith("model=") and a[len("model="):] not in presets and a != "model=null":
+            a = "model_ref=" + a[len("model="):]
+        out.append(a)
+    return out
+
+
 def eval_main() -> None:
     """Console-script entry point (`glyphjax-eval`)."""
+    sys.argv[1:] = rewrite_model_arg(sys.argv[1:])
     _hydra_main()
 
 

@@ -31,8 +31,10 @@ def _episodes(out: Any) -> list[dict]:
 
 def llm_evaluator(cfg):
     """A `TaskEvaluator` for an LLM policy config; raises with what to do when it cannot run."""
+    from eval.cli import model_label
     pol = cfg.policy
-    if not cfg.model:
+    model = model_label(cfg)
+    if not model:
         raise ValueError(f"policy={pol.name} needs model=... (a checkpoint path for local, the served "
                          "model name for vllm)")
     if pol.name == "vllm" and not cfg.server.url:
@@ -49,6 +51,6 @@ def llm_evaluator(cfg):
 
     def evaluate(task: str, seeds: np.ndarray) -> TaskResult:
         out = evaluate_llm(task_ids=[task], seeds=[int(s) for s in seeds], policy=pol.name,
-                           model=cfg.model, server_url=cfg.server.url, harness=harness, sampling=sampling)
+                           model=model, server_url=cfg.server.url, harness=harness, sampling=sampling)
         return from_episodes(task, _episodes(out))
     return evaluate
