@@ -22,8 +22,9 @@ def choose_cells(key: jax.Array, mask: jax.Array, k: int) -> jax.Array:
 def shift(a: jax.Array, dr: int, dc: int, fill=0) -> jax.Array:
     """out[r, c] = a[r - dr, c - dc] (a 2-D array moved by (dr, dc)); cells from outside = fill."""
     h, w = a.shape
-    pad = jnp.pad(a, ((1, 1), (1, 1)), constant_values=fill)
-    return jax.lax.dynamic_slice(pad, (1 - dr, 1 - dc), (h, w))
+    p = max(abs(dr), abs(dc), 1)
+    pad = jnp.pad(a, ((p, p), (p, p)), constant_values=fill)
+    return pad[p - dr:p - dr + h, p - dc:p - dc + w]
 
 
 NEIGHBOURS8 = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0))
