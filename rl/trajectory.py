@@ -1,0 +1,147 @@
+"""Trajectory records of language-model episodes and their JSON Lines file format.
+
+One episode per line, written whole: the line is encoded first and appended with a single
+`os.write` on a file opened with O_APPEND (then fsync'd), so a crash loses at most the episodes in
+flight, never half a line. Readers (the trainer, eval, the replay viewer) use `read_episodes`.
+
+Per turn we keep what training and replay need: the exact prompt token ids the model saw, the
+sampled completion token ids and their sampling log-probs, the completion text, the parse status
+and action, the reward and done flags, and the observation text (plus, for the `memory` harness,
+the memory shown and the memory-update call with its own tokens). The system prompt is stored once
+per episode; a turn's user message is `turn_message(observation, last history_shown turns, memory)`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+SCHEMA_VERSION = 1
+
+
+@dataclasses.dataclass
+class CallRecord:
+    """One model call: tokens in, tokens out (token-in/token-out training data)."""
+
+    prompt_ids: list[int]
+    completion_ids: list[int]
+    logprobs: list[float]
+    text: str
+    finish_reason: str
+
+
+@dataclasses.dataclass
+class TurnRecord:
+    t: int  # 0-based turn index (= the env step counter before this step)
+    observation: str  # the observation text shown this turn
+    history_shown: int  # how many earlier (observation, action) pairs the prompt included
+    history_dropped: int  # earlier pairs left out by the context-length guard
+    prompt_ids: list[int]
+    completion_ids: list[int]
+    logprobs: list[float]
+    completion: str
+    finish_reason: str  # "stop" | "length" | "context" (no call: the prompt could not fit)
+    parse_status: str  # glyphjax.harness.parse statuses
+    action: int  # index into card.actions, or -1 (NO_ACTION)
+    action_name: str | None
+    reward: float
+    terminated: bool
+    truncated: bool
+    memory: str | None = None  # the memory block shown this turn (memory harness)
+    memory_update: CallRecord | None = None  # the separate memory-update call after this turn
+
+
+@dataclasses.dataclass
+class EpisodeRecord:
+    task: str
+    seed: int
+    harness: str
+    policy: str
+    system_prompt: str
+    turns: list[TurnRecord]
+    episode_return: float
+    length: int
+    terminated: bool
+    truncated: bool
+    prompt_tokens: int  # summed over every call of the episode (memory updates included)
+    completion_tokens: int
+    parse_failures: int  # turns whose parse status was not "ok"
+    parse_status_counts: dict[str, int]
+    truncations: int  # completions cut by the token limit (finish_reason "length")
+    context_drops: int  # history pairs dropped by the context-length guard, summed over turns
+    context_overflows: int  # turns whose prompt could not fit even without history (no call)
+    schema: int = SCHEMA_VERSION
+
+    @property
+    def actions(self) -> list[int]:
+        return [turn.action for turn in self.turns]
+
+    @property
+    def rewards(self) -> list[float]:
+        return [turn.reward for turn in self.turns]
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "EpisodeRecord":
+        d = dict(d)
+        if d.get("schema") != SCHEMA_VERSION:
+            raise ValueError(f"trajectory schema {d.get('schema')!r} is not {SCHEMA_VERSION}; "
+                             "re-record it with this version of glyphjax")
+        turns = []
+        for t in d.pop("turns"):
+            t = dict(t)
+            mu = t.get("memory_update")
+            t["memory_update"] = CallRecord(**mu) if mu is not None else None
+            turns.append(TurnRecord(**t))
+        return cls(turns=turns, **d)
+
+
+class TrajectoryWriter:
+    """Appends whole episode lines to a JSONL file (one `os.write` per line, then fsync)."""
+
+    def __init__(self, path: str | os.PathLike, fsync: bool = True):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        self._fsync = fsync
+        self.count = 0
+
+    def write(self, episode: EpisodeRecord) -> None:
+        data = (episode.to_json() + "\n").encode("utf-8")
+        written = os.write(self._fd, data)
+        while written < len(data):  # a regular file takes it in one go; loop only for safety
+            written += os.write(self._fd, data[written:])
+        if self._fsync:
+            os.fsync(self._fd)
+        self.count += 1
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> "TrajectoryWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def read_episodes(path: str | os.PathLike) -> Iterator[EpisodeRecord]:
+    """Episodes of a JSONL trajectory file, in file order. A malformed line raises ValueError
+    naming the file and line (it means the file was edited or written by something else)."""
+    with open(path, encoding="utf-8") as f:
+        for i, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            if not line.endswith("\n"):
+                raise ValueError(f"{path}:{i}: last line has no newline (a write was cut off)")
+            try:
+                yield EpisodeRecord.from_dict(json.loads(line))
+            except (json.JSONDecodeError, TypeError, KeyError) as e:
+                raise ValueError(f"{path}:{i}: not an episode record ({e})") from None
