@@ -76,3 +76,5 @@ def gravity_fall(solid: jax.Array, row: jax.Array, col: jax.Array) -> tuple[jax.
 # Glyphs shared by the arcade games of this module's family (same meaning in each).
 GROUND = "▒"
 GLYPHS_GROUND = {GROUND: "solid ground"}
+EXIT = "⌧"
+GLYPHS_EXIT = {EXIT: "exit"}

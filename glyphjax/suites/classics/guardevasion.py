@@ -20,13 +20,13 @@ from flax import struct
 
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._arcade import UNREACHED, bfs_distances, sample_cells
+from glyphjax.suites.classics._arcade import EXIT, GLYPHS_EXIT, UNREACHED, bfs_distances, sample_cells
 from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER,
                                              WALL, codepoints)
 
-GUARD, SIGHT, EXIT = "♜", "░", "⌧"
+GUARD, SIGHT = "♜", "░"
 GLYPHS = {FLOOR: GLYPHS_COMMON[FLOOR], WALL: GLYPHS_COMMON[WALL], PLAYER: GLYPHS_ARCADE[PLAYER],
-          GUARD: "guard (patrols back and forth)", SIGHT: "cell a guard can see", EXIT: "exit"}
+          GUARD: "guard (patrols back and forth)", SIGHT: "cell a guard can see", **GLYPHS_EXIT}
 ACTIONS = ("UP", "DOWN", "LEFT", "RIGHT", "WAIT")
 _DELTAS = jnp.concatenate([DIR_DELTAS, jnp.zeros((1, 2), jnp.int32)])
 VISION = 3
