@@ -26,11 +26,11 @@ from glyphjax.suites.classics.common import FLOOR, codepoints
 
 ROWS, COLS = 6, 7
 YOU, AI = 1, 2
-YOU_DISC, AI_DISC = "◉", "◈"
+YOU_DISC, AI_DISC = "◍", "◈"
 GLYPHS = {FLOOR: "empty floor", YOU_DISC: "your disc", AI_DISC: "the AI's disc"}
 _TABLE = codepoints(FLOOR + YOU_DISC + AI_DISC)
 EV_START, EV_FULL, EV_WIN, EV_LOSS, EV_DRAW, EV_MOVED = 1, 2, 3, 4, 5, 6
-EVENTS = ("", "You play ◉ and move first; the AI plays ◈.", "That column is full. Nothing happens.",
+EVENTS = ("", "You play ◍ and move first; the AI plays ◈.", "That column is full. Nothing happens.",
           "Four in a row. You win!", "The AI connected four. You lose.",
           "The board is full. Draw.", "The AI dropped a disc.")
 
@@ -79,7 +79,7 @@ class ConnectFour(Env):
         self.card = TaskCard(
             id=task_id,
             rules=("Connect Four on a board of 7 columns and 6 rows against a scripted AI. "
-                   "DROP_c drops your disc (◉) into column c (0-6, numbered above the grid); it "
+                   "DROP_c drops your disc (◍) into column c (0-6, numbered above the grid); it "
                    "falls to the lowest empty cell. You move first; after each of your drops the AI "
                    "drops one disc (◈). The AI wins if it can, otherwise blocks your immediate "
                    "win, otherwise plays a random column. Four discs in a row horizontally, "

@@ -104,8 +104,8 @@ def test_connectfour__golden_board():
         "1 ·······",
         "2 ·······",
         "3 ·······",
-        "4 ◉·····◈",
-        "5 ◉◉◉◈··◈",
+        "4 ◍·····◈",
+        "5 ◍◍◍◈··◈",
     ])
     assert text.hud.endswith("AI's last move: column 3") and text.message == "The AI dropped a disc."
 
