@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 # Bump when the recipe changes so cached copies under ~/.cache are rebuilt.
-TINY_VERSION = 1
+TINY_VERSION = 2
 DEFAULT_CACHE_DIR = Path(os.environ.get("GLYPHJAX_CACHE", Path.home() / ".cache" / "glyphjax")) / "tiny-qwen3"
 
 IM_START, IM_END, END_OF_TEXT = "<|im_start|>", "<|im_end|>", "<|endoftext|>"
@@ -88,7 +88,10 @@ def write_tiny_checkpoint(out_dir: str | os.PathLike, *, seed: int = 0, tie_word
     tokenizer = build_tokenizer()
     eos_id = tokenizer.convert_tokens_to_ids(IM_END)
     pad_id = tokenizer.convert_tokens_to_ids(END_OF_TEXT)
-    config = Qwen3Config(vocab_size=len(tokenizer), tie_word_embeddings=tie_word_embeddings, eos_token_id=eos_id,
+    # Like the real Qwen3 checkpoints, the embedding has a few more rows than the tokenizer has
+    # tokens (rounded up to a multiple of 128, so the vocabulary shards evenly on small meshes).
+    vocab_size = -(-len(tokenizer) // 128) * 128
+    config = Qwen3Config(vocab_size=vocab_size, tie_word_embeddings=tie_word_embeddings, eos_token_id=eos_id,
                          pad_token_id=pad_id, bos_token_id=None, initializer_range=initializer_range,
                          use_sliding_window=False, **TINY_ARCH)
     torch.manual_seed(seed)

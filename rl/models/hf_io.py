@@ -189,7 +189,7 @@ def model_from_tensors(config: Qwen3Config, tensors: dict[str, np.ndarray], *, m
         arr = arr.astype(target, copy=False)
         spec = var.get_metadata().get("out_sharding") or var.get_metadata().get("sharding")
         if mesh is not None and spec is not None:
-            value = jax.device_put(arr, jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(*spec)))
+            value = jax.device_put(arr, jax.sharding.NamedSharding(mesh, fit_spec(spec, arr.shape, mesh, name)))
         else:
             value = jax.numpy.asarray(arr)
         leaves.append((path, var.replace(value=value)))
@@ -199,6 +199,20 @@ def model_from_tensors(config: Qwen3Config, tensors: dict[str, np.ndarray], *, m
     if unused:
         log.warning("%s: %d tensors not used by Qwen3ForCausalLM, e.g. %s", source, len(unused), unused[:5])
     return nnx.merge(graphdef, nnx.from_flat_state(leaves))
+
+
+def fit_spec(spec: tuple, shape: tuple, mesh: jax.sharding.Mesh, name: str = "") -> jax.sharding.PartitionSpec:
+    """The partition spec with axes dropped (replicated) where the mesh axis does not divide the
+    dimension (e.g. a vocabulary of 151,669 on 2 devices): correct everywhere, sharded where it can be."""
+    fitted = []
+    for axis, dim in zip(spec, shape):
+        names = (axis,) if isinstance(axis, str) else tuple(axis or ())
+        size = int(np.prod([mesh.shape[a] for a in names])) if names else 1
+        if names and dim % size:
+            log.info("%s: dimension %d not divisible by mesh axes %s (%d); replicating it", name, dim, names, size)
+            axis = None
+        fitted.append(axis)
+    return jax.sharding.PartitionSpec(*fitted)
 
 
 def load_model(path: str | os.PathLike, *, dtype: str | None = None,

@@ -1,0 +1,252 @@
+"""`local` policy: the JAX Qwen3 model with a jitted, batched KV-cache sampler.
+
+`LocalPolicy.complete(conversations, SamplingParams) -> list[Completion]`:
+conversations are tokenised by the checkpoint's chat template, left-padded into a bucketed
+[batch, prompt] array, prefilled in one forward pass, then decoded one token per step inside a
+`lax.while_loop` that stops when every row has emitted a stop token or `max_new_tokens` is reached.
+
+Sampling distribution (what `Completion.logprobs` reports, one value per completion token):
+  logits / temperature -> top-k (keep the k largest) -> top-p (keep the smallest top set whose mass
+  >= top_p, computed after top-k, as vLLM) -> softmax. Tokens are drawn from it and their log-prob
+  under it is reported. temperature == 0 is greedy (argmax); there the sampling distribution is a
+  point mass, so we report instead the model's plain log-softmax (temperature 1, no filtering) of the
+  chosen token, which is what a trainer compares against.
+
+Compiled programs are bounded: batch rounds up to `batch_buckets`, the prompt length and
+`max_new_tokens` round up to powers of two (with minimums); temperature/top-p/top-k/max-new-tokens
+and the seed are traced values. `compile_count` counts the programs built (also logged at INFO).
+Randomness: the key of the n-th `complete` call is fold_in(PRNGKey(seed), n), so a run is
+reproducible given its sequence of calls.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+import os
+from pathlib import Path
+from typing import Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import nnx
+
+from rl.models.qwen3 import Qwen3ForCausalLM, positions_from_mask
+from rl.policies.base import FINISH_LENGTH, FINISH_STOP, Completion, Conversation, SamplingParams
+from rl.tokenizer import ChatTokenizer
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+def _next_pow2(n: int, minimum: int) -> int:
+    n = max(int(n), int(minimum), 1)
+    return 1 << (n - 1).bit_length()
+
+
+def sampling_logprobs(logits: jax.Array, temperature: jax.Array, top_k: jax.Array, top_p: jax.Array) -> jax.Array:
+    """Log-probs [B, V] of the sampling distribution (temperature, then top-k, then top-p);
+    -inf outside its support. temperature <= 0 is treated as 1 here (greedy is handled by the caller)."""
+    vocab = logits.shape[-1]
+    t = jnp.where(temperature > 0, temperature, 1.0)
+    x = logits.astype(jnp.float32) / t
+    sorted_desc = -jnp.sort(-x, axis=-1)
+    k = jnp.where(top_k > 0, jnp.minimum(top_k, vocab), vocab)
+    rank = jnp.arange(vocab)
+    sorted_kept = jnp.where(rank[None, :] < k, sorted_desc, -jnp.inf)
+    p_sorted = jax.nn.softmax(sorted_kept, axis=-1)
+    mass_before = jnp.cumsum(p_sorted, axis=-1) - p_sorted
+    keep_sorted = (rank[None, :] < k) & ((mass_before < top_p) | (rank[None, :] == 0))
+    n_keep = jnp.sum(keep_sorted, axis=-1, keepdims=True)
+    threshold = jnp.take_along_axis(sorted_desc, n_keep - 1, axis=-1)
+    x = jnp.where(x >= threshold, x, -jnp.inf)
+    return jax.nn.log_softmax(x, axis=-1)
+
+
+def sample_tokens(key: jax.Array, logits: jax.Array, temperature, top_k, top_p) -> tuple[jax.Array, jax.Array]:
+    """(token [B], log-prob [B]) under the sampling distribution (see module docstring for greedy)."""
+    logp = sampling_logprobs(logits, temperature, top_k, top_p)
+    sampled = jax.random.categorical(key, logp, axis=-1)
+    greedy = jnp.argmax(logits, axis=-1)
+    tokens = jnp.where(temperature > 0, sampled, greedy).astype(jnp.int32)
+    plain = jax.nn.log_softmax(logits.astype(jnp.float32), axis=-1)
+    lp = jnp.where(temperature > 0, jnp.take_along_axis(logp, tokens[:, None], axis=-1)[:, 0],
+                   jnp.take_along_axis(plain, tokens[:, None], axis=-1)[:, 0])
+    return tokens, lp
+
+
+@dataclasses.dataclass
+class Generation:
+    """Raw sampler output for one prompt."""
+
+    completion_ids: list[int]
+    logprobs: list[float]
+    finish_reason: str
+
+
+class LocalPolicy:
+    """Batched sampler over a `Qwen3ForCausalLM` and a `ChatTokenizer` (see the module docstring)."""
+
+    name = "local"
+
+    def __init__(self, model: Qwen3ForCausalLM, tokenizer: ChatTokenizer, *,
+                 batch_buckets: Sequence[int] = DEFAULT_BATCH_BUCKETS, min_prompt_bucket: int = 64,
+                 min_new_tokens_bucket: int = 16):
+        if not batch_buckets or any(b < 1 for b in batch_buckets):
+            raise ValueError(f"batch_buckets must be positive integers, got {batch_buckets!r}")
+        self.tokenizer = tokenizer
+        self.config = model.config
+        self.batch_buckets = tuple(sorted(int(b) for b in batch_buckets))
+        self.min_prompt_bucket = int(min_prompt_bucket)
+        self.min_new_tokens_bucket = int(min_new_tokens_bucket)
+        self._graphdef, self._state = nnx.split(model)
+        self._eos = jnp.asarray(tokenizer.eos_token_ids, jnp.int32)
+        self._compiled_shapes: list[tuple[int, int, int]] = []
+        self._calls = 0
+        self._generate = jax.jit(functools.partial(self._generate_impl, self._graphdef),
+                                 static_argnames=("new_bucket",))
+
+    # -- construction ----------------------------------------------------------------------------
+
+    @classmethod
+    def from_pretrained(cls, path: str | os.PathLike, *, dtype: str | None = None, mesh=None,
+                        **kwargs) -> "LocalPolicy":
+        """Loads model (rl.models.hf_io) and tokenizer from one HF checkpoint directory."""
+        from rl.models.hf_io import load_model
+
+        return cls(load_model(path, dtype=dtype, mesh=mesh), ChatTokenizer.from_pretrained(path), **kwargs)
+
+    @classmethod
+    def from_config(cls, policy_cfg, model_path: str | os.PathLike | None = None, *, seed: int = 0) -> "LocalPolicy":
+        """From `conf/policy/local.yaml` (a mapping) and a model path (None = the tiny checkpoint)."""
+        from rl.tiny import resolve_model_path
+
+        get = policy_cfg.get
+        return cls.from_pretrained(resolve_model_path(model_path, seed=seed), dtype=get("dtype"),
+                                   batch_buckets=tuple(get("batch_buckets") or DEFAULT_BATCH_BUCKETS),
+                                   min_prompt_bucket=int(get("min_prompt_bucket") or 64),
+                                   min_new_tokens_bucket=int(get("min_new_tokens_bucket") or 16))
+
+    def update_model(self, model: Qwen3ForCausalLM) -> None:
+        """Swap in new weights (same architecture) without recompiling, e.g. after a trainer step."""
+        graphdef, state = nnx.split(model)
+        if graphdef != self._graphdef:
+            raise ValueError("update_model needs a model with the same architecture and dtypes as the policy's")
+        self._state = state
+
+    @property
+    def model(self) -> Qwen3ForCausalLM:
+        return nnx.merge(self._graphdef, self._state)
+
+    @property
+    def compile_count(self) -> int:
+        """Number of sampler programs traced/compiled so far (one per distinct bucket shape)."""
+        return len(self._compiled_shapes)
+
+    # -- the jitted program ----------------------------------------------------------------------
+
+    def _generate_impl(self, graphdef, state, tokens, mask, active, max_new, temperature, top_k, top_p, key,
+                       *, new_bucket: int):
+        """Prefill + while_loop decode. Runs once per traced shape (counts compiles)."""
+        self._compiled_shapes.append((tokens.shape[0], tokens.shape[1], new_bucket))
+        log.info("LocalPolicy: compiling sampler for batch=%d prompt=%d new=%d (program #%d)",
+                 tokens.shape[0], tokens.shape[1], new_bucket, len(self._compiled_shapes))
+        model = nnx.merge(graphdef, state)
+        bsz, plen = tokens.shape
+        cache = model.init_cache(bsz, plen + new_bucket)
+        positions = positions_from_mask(mask)
+        hidden, cache = model.hidden_states(tokens, positions, mask, cache)
+        logits = model.logits(hidden[:, -1])
+        next_pos = jnp.sum(mask, axis=-1).astype(jnp.int32)
+        out_tokens = jnp.full((bsz, new_bucket), self.tokenizer.pad_token_id, jnp.int32)
+        out_lp = jnp.zeros((bsz, new_bucket), jnp.float32)
+        carry = (jnp.int32(0), logits, cache, next_pos, ~active, jnp.zeros(bsz, bool), jnp.zeros(bsz, jnp.int32),
+                 out_tokens, out_lp)
+
+        def cond(c):
+            step, _, _, _, done, *_ = c
+            return (step < max_new) & ~jnp.all(done)
+
+        def body(c):
+            step, logits, cache, pos, done, hit_eos, lengths, out_tokens, out_lp = c
+            tok, lp = sample_tokens(jax.random.fold_in(key, step), logits, temperature, top_k, top_p)
+            live = ~done
+            tok = jnp.where(live, tok, self.tokenizer.pad_token_id)
+            out_tokens = jax.lax.dynamic_update_slice(out_tokens, tok[:, None], (0, step))
+            out_lp = jax.lax.dynamic_update_slice(out_lp, jnp.where(live, lp, 0.0)[:, None], (0, step))
+            lengths = lengths + live.astype(jnp.int32)
+            is_eos = live & jnp.any(tok[:, None] == self._eos[None, :], axis=-1)
+            hit_eos = hit_eos | is_eos
+            hidden, cache = model.hidden_states(tok[:, None], pos[:, None], live[:, None], cache)
+            logits = model.logits(hidden[:, 0])
+            return (step + 1, logits, cache, pos + 1, done | is_eos, hit_eos, lengths, out_tokens, out_lp)
+
+        _, _, _, _, _, hit_eos, lengths, out_tokens, out_lp = jax.lax.while_loop(cond, body, carry)
+        return out_tokens, out_lp, lengths, hit_eos
+
+    # -- host side -------------------------------------------------------------------------------
+
+    def _batch_bucket(self, n: int) -> int:
+        for b in self.batch_buckets:
+            if b >= n:
+                return b
+        return self.batch_buckets[-1]
+
+    def generate_ids(self, prompts: Sequence[Sequence[int]], sampling: SamplingParams) -> list[Generation]:
+        """Samples a completion for each prompt (token ids); chunks batches above the largest bucket."""
+        if not prompts:
+            return []
+        if any(len(p) == 0 for p in prompts):
+            raise ValueError("every prompt needs at least one token (got an empty prompt)")
+        limit = self.config.max_position_embeddings
+        longest = max(len(p) for p in prompts)
+        max_new = min(int(sampling.max_new_tokens), limit - longest)
+        if max_new < 1:
+            raise ValueError(f"a prompt of {longest} tokens leaves no room to generate within the model's "
+                             f"context ({limit} tokens); shorten the prompt (e.g. a smaller history window)")
+        key = jax.random.fold_in(jax.random.PRNGKey(sampling.seed), self._calls)
+        self._calls += 1
+        out: list[Generation] = []
+        chunk = self.batch_buckets[-1]
+        for c, start in enumerate(range(0, len(prompts), chunk)):
+            out.extend(self._generate_chunk(prompts[start:start + chunk], sampling, max_new,
+                                            jax.random.fold_in(key, c)))
+        return out
+
+    def _generate_chunk(self, prompts, sampling: SamplingParams, max_new: int, key) -> list[Generation]:
+        n = len(prompts)
+        bsz = self._batch_bucket(n)
+        plen = _next_pow2(max(len(p) for p in prompts), self.min_prompt_bucket)
+        new_bucket = _next_pow2(max_new, self.min_new_tokens_bucket)
+        tokens = np.full((bsz, plen), self.tokenizer.pad_token_id, np.int32)
+        mask = np.zeros((bsz, plen), bool)
+        for i, p in enumerate(prompts):  # left padding: every prompt ends at column plen - 1
+            tokens[i, plen - len(p):] = p
+            mask[i, plen - len(p):] = True
+        active = np.arange(bsz) < n
+        out_tokens, out_lp, lengths, hit_eos = self._generate(
+            self._state, jnp.asarray(tokens), jnp.asarray(mask), jnp.asarray(active), jnp.int32(max_new),
+            jnp.float32(sampling.temperature), jnp.int32(sampling.top_k), jnp.float32(sampling.top_p), key,
+            new_bucket=new_bucket)
+        out_tokens, out_lp, lengths, hit_eos = jax.device_get((out_tokens, out_lp, lengths, hit_eos))
+        return [Generation(completion_ids=[int(t) for t in out_tokens[i, :lengths[i]]],
+                           logprobs=[float(x) for x in out_lp[i, :lengths[i]]],
+                           finish_reason=FINISH_STOP if hit_eos[i] else FINISH_LENGTH) for i in range(n)]
+
+    def complete(self, conversations: Sequence[Conversation], sampling: SamplingParams) -> list[Completion]:
+        """Chat-template each conversation, sample, and return completions with ids and log-probs."""
+        prompts = self.tokenizer.encode_conversations(conversations)
+        gens = self.generate_ids(prompts, sampling)
+        return [Completion(text=self.tokenizer.decode_completion(g.completion_ids), prompt_ids=list(p),
+                           completion_ids=g.completion_ids, logprobs=g.logprobs, finish_reason=g.finish_reason)
+                for p, g in zip(prompts, gens)]
+
+
+def load_local_policy(path: str | os.PathLike | Path | None = None, **kwargs) -> LocalPolicy:
+    """A `LocalPolicy` for checkpoint `path` (None = the tiny checkpoint, built on first use)."""
+    from rl.tiny import resolve_model_path
+
+    return LocalPolicy.from_pretrained(resolve_model_path(path), **kwargs)
