@@ -1,0 +1,124 @@
+"""Shared puzzle mechanics for the Classics puzzle games (maze, ice sliding, sokoban, rush hour,
+lights out, pipe connect, mirror laser, flood fill): grid shifts, flood fill, BFS distances and
+the randomized depth-first spanning-tree generator. All pure JAX with static shapes and bounded
+loops, so they run inside `reset`/`step` under `jit` and `vmap`.
+
+Glyphs shared by these games (same meaning everywhere in the suite) are defined here too.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+PLAYER = "@"
+GOAL = "★"
+GLYPHS_PUZZLE = {PLAYER: "you", GOAL: "goal"}
+
+
+def shift(mask: jax.Array, dr: int, dc: int, fill=False) -> jax.Array:
+    """out[r, c] = mask[r - dr, c - dc] (a static shift of a 2-D array), `fill` outside."""
+    h, w = mask.shape
+    out = jnp.full_like(mask, fill)
+    rs_dst = slice(max(dr, 0), h + min(dr, 0))
+    rs_src = slice(max(-dr, 0), h + min(-dr, 0))
+    cs_dst = slice(max(dc, 0), w + min(dc, 0))
+    cs_src = slice(max(-dc, 0), w + min(-dc, 0))
+    return out.at[rs_dst, cs_dst].set(mask[rs_src, cs_src])
+
+
+def dilate4(mask: jax.Array) -> jax.Array:
+    """Cells of a bool grid that are in `mask` or 4-adjacent to it."""
+    return (mask | shift(mask, 1, 0) | shift(mask, -1, 0) | shift(mask, 0, 1) | shift(mask, 0, -1))
+
+
+def flood(seed: jax.Array, allowed: jax.Array) -> jax.Array:
+    """The cells of `allowed` 4-connected to `seed` (plus `seed` itself): iterate dilation to a
+    fixed point. A while_loop bounded by the cell count (each pass adds >= 1 cell or stops)."""
+    n = seed.size
+
+    def cond(carry):
+        region, prev_count, i = carry
+        return (region.sum() != prev_count) & (i < n)
+
+    def body(carry):
+        region, _, i = carry
+        return (region | (dilate4(region) & allowed)), region.sum(), i + 1
+
+    region, _, _ = jax.lax.while_loop(cond, body, (seed, jnp.int32(-1), jnp.int32(0)))
+    return region
+
+
+def bfs_distance(passable: jax.Array, start: jax.Array, unreachable: int = 10_000) -> jax.Array:
+    """int32[H, W] 4-neighbour BFS distance over `passable` cells from the bool mask `start`
+    (`unreachable` elsewhere). One frontier ring per while_loop pass, at most H*W passes."""
+    dist = jnp.where(start, 0, unreachable).astype(jnp.int32)
+
+    def cond(carry):
+        _, frontier, d = carry
+        return frontier.any() & (d < passable.size)
+
+    def body(carry):
+        dist, frontier, d = carry
+        new = dilate4(frontier) & passable & (dist == unreachable)
+        return jnp.where(new, d + 1, dist), new, d + 1
+
+    dist, _, _ = jax.lax.while_loop(cond, body, (dist, start, jnp.int32(0)))
+    return dist
+
+
+def dfs_spanning_tree(key: jax.Array, h: int, w: int) -> tuple[jax.Array, jax.Array]:
+    """A uniformly-seeded randomized depth-first ("recursive backtracker") spanning tree of the
+    h x w cell lattice, started at cell 0. Exactly 2*h*w - 1 loop iterations (each cell is pushed
+    and popped once). Returns (right bool[h, w]: edge to the right neighbour is open,
+    down bool[h, w]: edge to the cell below is open)."""
+    n = h * w
+    deltas = jnp.array([[-1, 0], [1, 0], [0, -1], [0, 1]], jnp.int32)
+
+    def body(i, carry):
+        visited, stack, sp, right, down = carry
+        cur = stack[jnp.maximum(sp - 1, 0)]
+        r, c = cur // w, cur % w
+        nr, nc = r + deltas[:, 0], c + deltas[:, 1]
+        inside = (nr >= 0) & (nr < h) & (nc >= 0) & (nc < w)
+        nidx = jnp.clip(nr, 0, h - 1) * w + jnp.clip(nc, 0, w - 1)
+        cand = inside & ~visited[nidx] & (sp > 0)
+        score = jnp.where(cand, jax.random.uniform(jax.random.fold_in(key, i), (4,)), -1.0)
+        d = jnp.argmax(score)
+        go = cand.any()
+        nxt = nidx[d]
+        visited = visited.at[nxt].set(visited[nxt] | go)
+        stack = stack.at[jnp.where(go, sp, n)].set(nxt, mode="drop")
+        # carve the edge between cur and nxt
+        er = jnp.where(d == 0, r - 1, r)  # for UP the edge is "down" of the cell above
+        ec = jnp.where(d == 2, c - 1, c)  # for LEFT the edge is "right" of the cell to the left
+        is_vertical = d <= 1
+        down = down.at[er, ec].set(down[er, ec] | (go & is_vertical))
+        right = right.at[er, ec].set(right[er, ec] | (go & ~is_vertical))
+        sp = jnp.where(go, sp + 1, jnp.maximum(sp - 1, 0))
+        return visited, stack, sp, right, down
+
+    visited = jnp.zeros((n,), jnp.bool_).at[0].set(True)
+    stack = jnp.zeros((n,), jnp.int32)
+    carry = (visited, stack, jnp.int32(1), jnp.zeros((h, w), jnp.bool_), jnp.zeros((h, w), jnp.bool_))
+    _, _, _, right, down = jax.lax.fori_loop(0, 2 * n - 1, body, carry)
+    return right, down
+
+
+def tree_to_maze(right: jax.Array, down: jax.Array) -> jax.Array:
+    """Open-cell mask bool[2h+1, 2w+1] of the maze whose cells sit at odd coordinates and whose
+    passages are the tree edges (outer ring and unused edges are wall)."""
+    h, w = right.shape
+    open_ = jnp.zeros((2 * h + 1, 2 * w + 1), jnp.bool_)
+    open_ = open_.at[1::2, 1::2].set(True)
+    open_ = open_.at[1::2, 2::2].set(right)
+    open_ = open_.at[2::2, 1::2].set(down)
+    # the slice assignments above may have opened the outer ring: close it
+    ring = jnp.zeros_like(open_).at[0, :].set(True).at[-1, :].set(True).at[:, 0].set(True).at[:, -1].set(True)
+    return open_ & ~ring
+
+
+def random_choice_mask(key: jax.Array, mask: jax.Array) -> jax.Array:
+    """Flat index of a uniformly random True entry of `mask` (0 if none)."""
+    u = jax.random.uniform(key, mask.shape)
+    return jnp.argmax(jnp.where(mask, u, -1.0).reshape(-1)).astype(jnp.int32)
