@@ -1,0 +1,134 @@
+"""Minesweeper: 8x8 board, 10 hidden mines, REVEAL_i with zero-flood.
+
+Rules (catalogue §5 row 18): REVEAL_i (i = row * 8 + col) uncovers a cell. A safe cell shows how
+many of its 8 neighbours hold a mine; uncovering a 0 also uncovers its neighbours, repeatedly
+(flood). Revealing an uncovered cell is a no-op. Uncovering a mine loses (terminates; all mines
+are then shown). Uncovering all 54 safe cells wins (terminates). No flags (the reference has none).
+
+First-click safety (our choice): mines are laid at the first REVEAL, uniformly among the cells
+outside the clicked cell's 3x3 neighbourhood, so the first reveal is always a 0 and opens a region
+(Windows guarantees only a safe cell; a guaranteed opening removes the pure-guess start).
+
+Flood: a bounded iterative dilation (64 rounds of `revealed |= dilate8(revealed & zero) & safe`,
+static shapes; 64 >= any flood depth on 64 cells).
+
+Reward (pattern D): +1/54 per safe cell uncovered (flood included), -1 on a mine and nothing else
+that turn. The return is (safe cells uncovered)/54 - [hit a mine]: at most 1 (all safe cells),
+at least -1 (a mine with nothing uncovered, since progress is never negative).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from glyphjax.core.registry import register
+from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
+from glyphjax.suites.classics._boards import choose_cells, dilate, neighbour_count8
+from glyphjax.suites.classics.common import codepoints, sample_cell
+
+SIZE = 8
+MINES = 10
+SAFE = SIZE * SIZE - MINES
+HIDDEN, MINE, BOOM = "▦", "✹", "✸"
+COUNTS = "012345678"
+GLYPHS = {HIDDEN: "hidden cell", MINE: "mine (shown after the game is lost)",
+          BOOM: "the mine you uncovered",
+          **{d: f"uncovered safe cell with {d} mine{'s' if d != '1' else ''} among its 8 neighbours"
+             for d in COUNTS}}
+_TABLE = codepoints(COUNTS + HIDDEN + MINE + BOOM)
+EV_OPEN, EV_AGAIN, EV_BOOM, EV_WIN = 1, 2, 3, 4
+EVENTS = ("", "Safe.", "That cell is already uncovered.", "BOOM! You uncovered a mine. Game over.",
+          "Every safe cell is uncovered. You win!")
+
+
+@struct.dataclass
+class MinesweeperState(EnvState):
+    mines: jax.Array  # bool[8, 8] (all False until the first reveal lays them)
+    revealed: jax.Array  # bool[8, 8]
+    laid: jax.Array  # bool: mines have been laid
+    exploded: jax.Array  # int32: cell of the mine uncovered (-1 = none)
+
+
+def flood_reveal(revealed: jax.Array, cell_mask: jax.Array, mines: jax.Array) -> jax.Array:
+    """Uncover `cell_mask` (safe) and flood from every uncovered-by-this-move 0 cell."""
+    zero = (neighbour_count8(mines) == 0) & ~mines
+
+    def body(_, r):
+        return r | (dilate(r & zero, eight=True) & ~mines)
+    new = jax.lax.fori_loop(0, SIZE * SIZE, body, cell_mask & ~mines)
+    return revealed | new
+
+
+def lay_mines(key: jax.Array, first: jax.Array) -> jax.Array:
+    """10 mines outside the 3x3 neighbourhood of the first cell (flat index)."""
+    r, c = first // SIZE, first % SIZE
+    rows, cols = jnp.meshgrid(jnp.arange(SIZE), jnp.arange(SIZE), indexing="ij")
+    near = (jnp.abs(rows - r) <= 1) & (jnp.abs(cols - c) <= 1)
+    return choose_cells(key, ~near, MINES)
+
+
+class Minesweeper(Env):
+    def __init__(self, task_id: str = "classics/minesweeper", max_steps: int = 200):
+        self.card = TaskCard(
+            id=task_id,
+            rules=("Minesweeper on an 8x8 board with 10 hidden mines. REVEAL_i uncovers cell "
+                   "i = row * 8 + column. A safe cell shows the number of mines among its 8 "
+                   "neighbours; uncovering a 0 automatically uncovers all its neighbours, and so on. "
+                   "Uncovering a mine loses. Uncover all 54 safe cells to win. The mines are laid "
+                   "when you make your first reveal, never in the 3x3 block around that first "
+                   "cell, so the first reveal always opens an area. There are no flags."),
+            actions=tuple(f"REVEAL_{i}" for i in range(SIZE * SIZE)),
+            action_descriptions=tuple(f"uncover the cell at row {i // SIZE}, column {i % SIZE}"
+                                      for i in range(SIZE * SIZE)),
+            glyphs=GLYPHS,
+            hud="Step: {step} / {max_steps}    Mines: 10    Safe cells uncovered: {safe} / 54",
+            hud_fields=("safe",),
+            max_steps=max_steps,
+            reward=("+1/54 for each safe cell uncovered (including cells opened by the flood; all "
+                    "54 give 1.0 and end the episode); -1 for uncovering a mine, which ends the "
+                    "episode. Return range [-1, 1]."),
+            events=EVENTS,
+            grid_labels=True,
+        )
+
+    def _reset(self, key, params):
+        z = jnp.zeros((SIZE, SIZE), jnp.bool_)
+        return MinesweeperState(**init_state_fields(), mines=z, revealed=z,
+                                laid=jnp.zeros((), jnp.bool_), exploded=jnp.int32(-1))
+
+    def _step(self, key, state: MinesweeperState, action, params):
+        a = jnp.clip(action, 0, SIZE * SIZE - 1)
+        acting = action >= 0
+        mines = jnp.where(acting & ~state.laid, lay_mines(key, a), state.mines)
+        r, c = a // SIZE, a % SIZE
+        fresh = acting & ~state.revealed[r, c]
+        boom = fresh & mines[r, c]
+        cell = (jnp.arange(SIZE * SIZE) == a).reshape(SIZE, SIZE) & fresh & ~boom
+        revealed = flood_reveal(state.revealed, cell, mines)
+        gained = jnp.sum(revealed) - jnp.sum(state.revealed)
+        won = jnp.sum(revealed) >= SAFE
+        reward = jnp.where(boom, -1.0, gained.astype(jnp.float32) / SAFE)
+        event = jnp.select([boom, won, fresh, acting], [EV_BOOM, EV_WIN, EV_OPEN, EV_AGAIN], 0)
+        nxt = state.replace(mines=mines, revealed=revealed, laid=state.laid | acting,
+                            exploded=jnp.where(boom, a, state.exploded))
+        return nxt, reward, boom | won, event
+
+    def _render(self, state: MinesweeperState, params):
+        counts = neighbour_count8(state.mines)
+        lost = state.exploded >= 0
+        codes = jnp.where(state.revealed, counts, 9)
+        codes = jnp.where(lost & state.mines, 10, codes)
+        flat = codes.reshape(-1)
+        flat = flat.at[jnp.maximum(state.exploded, 0)].set(
+            jnp.where(lost, 11, flat[jnp.maximum(state.exploded, 0)]))
+        return _TABLE[flat.reshape(SIZE, SIZE)], (jnp.sum(state.revealed),)
+
+    @staticmethod
+    def scripted_policy(key, state: MinesweeperState, params):
+        """Uncover a uniformly random hidden cell (a no-logic baseline)."""
+        return sample_cell(key, ~state.revealed)[0].astype(jnp.int32)
+
+
+register("classics/minesweeper", lambda: Minesweeper())
