@@ -1,13 +1,13 @@
 """LLM policies (`policy=local`, `policy=vllm`) through `rl.llm_eval.evaluate_llm`, imported lazily.
 
-`evaluate_llm` is owned by the rollout engineer. It is called once per task (so benchmark runs
-resume task by task) as
+`evaluate_llm` (rl/llm_eval.py) is called once per task (so benchmark runs resume task by task):
 
-    evaluate_llm(task_ids=[task], seeds=[...], policy=<"local"|"vllm">, model=<path|name>,
-                 server_url=<url|None>, harness=<dict>, sampling=<dict>)
+    evaluate_llm(policy=<"local"|"vllm">, task_ids=[task], seeds=[...], model=<path|name>,
+                 server_url=<url|None>, harness=<dict>, sampling=<dict>, out_path=<jsonl|None>)
 
-and may return episode records (dicts in the trajectory format), an object with `.episodes`, or
-a path to a JSON Lines trajectory file.
+Its episodes (`.episodes`, dicts in the rl/trajectory.py format) become `TaskResult` columns.
+With `out=FILE` the trajectories are appended to `FILE.trajectories.jsonl` (for glyphjax-replay);
+a task redone after a crash may leave a partial first attempt in that file.
 """
 
 from __future__ import annotations
@@ -29,11 +29,24 @@ def _episodes(out: Any) -> list[dict]:
     return [e if isinstance(e, dict) else (e.to_json() if hasattr(e, "to_json") else vars(e)) for e in out]
 
 
+def resolve_model(cfg) -> str | None:
+    """`model=PATH_OR_NAME`, else the conf/model preset: its checkpoint path for policy=local
+    (path null = the tiny test model, built on first use), its name for policy=vllm."""
+    if cfg.get("model_ref"):
+        return str(cfg.model_ref)
+    m = cfg.get("model")
+    if not m:
+        return None
+    if cfg.policy.name == "local":
+        from rl.tiny import resolve_model_path
+        return str(resolve_model_path(m.get("path"), seed=int(m.get("seed", 0) or 0)))
+    return str(m.get("path") or m.get("name"))
+
+
 def llm_evaluator(cfg):
     """A `TaskEvaluator` for an LLM policy config; raises with what to do when it cannot run."""
-    from eval.cli import model_label
     pol = cfg.policy
-    model = model_label(cfg)
+    model = resolve_model(cfg)
     if not model:
         raise ValueError(f"policy={pol.name} needs model=... (a checkpoint path for local, the served "
                          "model name for vllm)")
@@ -50,7 +63,8 @@ def llm_evaluator(cfg):
     harness = OmegaConf.to_container(cfg.harness, resolve=True)
 
     def evaluate(task: str, seeds: np.ndarray) -> TaskResult:
-        out = evaluate_llm(task_ids=[task], seeds=[int(s) for s in seeds], policy=pol.name,
-                           model=model, server_url=cfg.server.url, harness=harness, sampling=sampling)
+        out = evaluate_llm(policy=pol.name, task_ids=[task], seeds=[int(s) for s in seeds],
+                           model=model, server_url=cfg.server.url, harness=harness, sampling=sampling,
+                           out_path=f"{cfg.out}.trajectories.jsonl" if cfg.out else None)
         return from_episodes(task, _episodes(out))
     return evaluate

@@ -119,6 +119,6 @@ def from_episodes(task: str, episodes: Iterable[Mapping[str, Any]], card=None) -
         completion_tokens=[per_turn(e, lambda t: tokens(t, "completion")) for e in eps],
         turns=[len(e.get("turns", [])) for e in eps],
         parse_failures=[per_turn(e, lambda t: t.get("parse_status", "ok") != "ok") for e in eps],
-        completion_truncations=[per_turn(e, lambda t: t.get("parse_status") == "truncated"
-                                         or bool(t.get("completion_truncated", False))) for e in eps],
+        completion_truncations=[per_turn(e, lambda t: t.get("finish_reason") == "length"
+                                         or t.get("parse_status") == "truncated") for e in eps],
     )

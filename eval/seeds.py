@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-try:  # the trainer owns the constants when its module exists
-    from rl.seeds import EVAL_SEED_START, TRAIN_SEED_START  # type: ignore
-except ImportError:  # same values, defined here until then
+try:  # the trainer owns the constants (rl/seeds.py)
+    from rl.seeds import EVAL_SEEDS_START as EVAL_SEED_START
+    from rl.seeds import TRAIN_SEEDS_START as TRAIN_SEED_START
+except ImportError:  # same values when rl is not importable
     TRAIN_SEED_START = 0
     EVAL_SEED_START = 1_000_000_000
 
