@@ -236,6 +236,7 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
                     logprobs=[float(x) for x in c.logprobs], completion=c.text,
                     finish_reason=c.finish_reason, parse_status=status, action=action, action_name=name,
                     reward=0.0, terminated=False, truncated=False,
+                    prompt_tokens=len(c.prompt_ids), completion_tokens=len(c.completion_ids),
                     memory=e.memory if harness.memory else None)
                 e.history.append((obs, name if name is not None else f"(no action: {status})"))
 
@@ -320,6 +321,8 @@ def _update_memories(policy: Policy, items: list[tuple[_Episode, TurnRecord]], h
         e.memory = parse_memory(c.text, e.memory, harness.memory_chars)
         e.prompt_tokens += len(c.prompt_ids)
         e.completion_tokens += len(c.completion_ids)
+        turn.prompt_tokens += len(c.prompt_ids)
+        turn.completion_tokens += len(c.completion_ids)
         e.truncations += int(c.truncated)
 
 

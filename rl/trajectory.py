@@ -50,6 +50,8 @@ class TurnRecord:
     reward: float
     terminated: bool
     truncated: bool
+    prompt_tokens: int = 0  # this turn's calls: len(prompt_ids) + the memory update's prompt
+    completion_tokens: int = 0  # len(completion_ids) + the memory update's completion
     memory: str | None = None  # the memory block shown this turn (memory harness)
     memory_update: CallRecord | None = None  # the separate memory-update call after this turn
 
@@ -83,12 +85,19 @@ class EpisodeRecord:
     def rewards(self) -> list[float]:
         return [turn.reward for turn in self.turns]
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: field names as here, except `episode_return` is written as "return"."""
+        d = dataclasses.asdict(self)
+        d["return"] = d.pop("episode_return")
+        return d
+
     def to_json(self) -> str:
-        return json.dumps(dataclasses.asdict(self), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "EpisodeRecord":
         d = dict(d)
+        d["episode_return"] = d.pop("return")
         if d.get("schema") != SCHEMA_VERSION:
             raise ValueError(f"trajectory schema {d.get('schema')!r} is not {SCHEMA_VERSION}; "
                              "re-record it with this version of glyphjax")

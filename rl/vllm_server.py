@@ -45,10 +45,11 @@ def vllm_python() -> str:
     python = explicit or str(Path(venv) / "bin" / "python")
     if not Path(python).exists():
         raise VLLMServerError(f"no vLLM venv: {python} does not exist; {SETUP_HINT}")
-    check = subprocess.run([python, "-c", "import vllm"], capture_output=True, text=True)
+    # find_spec, not import: importing vllm takes tens of seconds; a broken install shows in the log
+    check = subprocess.run([python, "-c", "import importlib.util, sys; "
+                            "sys.exit(importlib.util.find_spec('vllm') is None)"], capture_output=True, text=True)
     if check.returncode != 0:
-        raise VLLMServerError(f"the vLLM venv at {python} cannot import vllm "
-                              f"({check.stderr.strip().splitlines()[-1:] or '?'}); {SETUP_HINT}")
+        raise VLLMServerError(f"the venv of {python} has no vllm package; {SETUP_HINT}")
     return python
 
 
@@ -66,6 +67,7 @@ class VLLMServer:
     url: str
     model: str
     log_path: Path
+    max_model_len: int | None = None
 
     def healthy(self) -> bool:
         try:
@@ -159,7 +161,7 @@ def launch_vllm_server(model_dir: str | os.PathLike, *, python: str | None = Non
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 env=env, start_new_session=True)
-    server = VLLMServer(proc, f"http://{host}:{port}", name, log_path)
+    server = VLLMServer(proc, f"http://{host}:{port}", name, log_path, max_model_len)
     if wait:
         try:
             server.wait_healthy(startup_timeout)

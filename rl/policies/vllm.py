@@ -277,12 +277,13 @@ def _error_detail(e: urllib.error.HTTPError) -> str:
         return body[:500]
 
 
-def make_vllm_policy(cfg: Any) -> VLLMPolicy:
-    """Build from a config mapping shaped like conf/policy/vllm.yaml."""
-    get = (lambda k, d=None: cfg.get(k, d)) if hasattr(cfg, "get") else (lambda k, d=None: getattr(cfg, k, d))
-    server = get("server") or {}
-    url = server.get("url") if hasattr(server, "get") else getattr(server, "url")
-    return VLLMPolicy(url=url, model=get("model"), concurrency=int(get("concurrency", 64)),
-                      timeout=float(get("timeout", 120.0)), retries=int(get("retries", 3)),
-                      backoff=float(get("backoff", 0.5)),
-                      chat_template_kwargs=dict(get("chat_template_kwargs") or {}))
+CLIENT_SETTINGS = ("concurrency", "timeout", "retries", "backoff", "chat_template_kwargs")
+
+
+def make_vllm_policy(cfg: Any, url: str, model: str | None = None) -> VLLMPolicy:
+    """Build from a mapping shaped like conf/policy/vllm.yaml plus the server URL and model name."""
+    get = cfg.get if hasattr(cfg, "get") else (lambda k, d=None: getattr(cfg, k, d))
+    kwargs = {k: get(k) for k in CLIENT_SETTINGS if get(k) is not None}
+    if "chat_template_kwargs" in kwargs:
+        kwargs["chat_template_kwargs"] = dict(kwargs["chat_template_kwargs"])
+    return VLLMPolicy(url, model, **kwargs)

@@ -21,3 +21,30 @@ def tiny_ckpt_untied(tmp_path_factory) -> Path:
     from rl.tiny import write_tiny_checkpoint
 
     return write_tiny_checkpoint(tmp_path_factory.mktemp("tiny-qwen3-untied"), seed=1, tie_word_embeddings=False)
+
+
+# --- vLLM server (rollout/vLLM engineer) ---------------------------------------------------------
+VLLM_TEST_MAX_MODEL_LEN = 2048
+
+
+@pytest.fixture(scope="session")
+def vllm_server(tiny_ckpt):
+    """A real vLLM server (from the vLLM venv) serving the tiny checkpoint on 127.0.0.1, started once
+    per session (1-2 minutes). A missing venv FAILS the test: CI creates it first
+    (scripts/ci/vllm_venv.sh), so a missing one is a set-up bug, not a reason to skip."""
+    import os
+
+    from rl.vllm_server import VLLMServer, VLLMServerError, launch_vllm_server, vllm_python
+
+    reuse = os.environ.get("GLYPHJAX_TEST_VLLM_URL")  # developer loop: a server already serving the
+    if reuse:  # tiny checkpoint (python scripts/launch_vllm.py --model <tiny> --served-model-name tiny-qwen3)
+        yield VLLMServer(None, reuse.rstrip("/"), "tiny-qwen3", None, VLLM_TEST_MAX_MODEL_LEN)
+        return
+    try:
+        python = vllm_python()
+    except VLLMServerError as e:
+        pytest.fail(f"vLLM tests need the vLLM venv: {e}", pytrace=False)
+    server = launch_vllm_server(tiny_ckpt, python=python, served_model_name="tiny-qwen3",
+                                max_model_len=VLLM_TEST_MAX_MODEL_LEN, startup_timeout=600)
+    yield server
+    server.stop()

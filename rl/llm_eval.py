@@ -1,0 +1,119 @@
+"""LLM evaluation with matched seeds: every task on the same seeds, one batched rollout.
+
+    result = evaluate_llm(policy, ["dummy/arrow-4", "classics/snake-easy"], range(25),
+                          harness=HarnessConfig(), sampling=SamplingParams(max_new_tokens=512),
+                          out_path="runs/eval.jsonl")
+    result.summary["dummy/arrow-4"]["mean_return"]
+
+`policy` is a Policy object, or the name `"vllm"` / `"local"` with `model=` (the served model name
+for vllm, a checkpoint directory for local) and `server_url=` (vllm). `harness` and `sampling`
+may be dataclasses or plain mappings (Hydra configs), which is how `glyphjax-eval policy=...`
+calls it (eval/llm.py). All task x seed episodes run as one batch through `rl.rollout`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, Iterable, Mapping, Sequence
+
+from glyphjax.harness.prompt import HarnessConfig
+from rl.policies.base import Policy, SamplingParams
+from rl.rollout import episodes_for, run_rollouts
+from rl.trajectory import EpisodeRecord
+
+
+@dataclasses.dataclass
+class LLMEvalResult:
+    """Per-task summary plus every episode (`records`: EpisodeRecord, `episodes`: JSON dicts)."""
+
+    summary: dict[str, dict[str, float]]
+    records: list[EpisodeRecord]
+
+    @property
+    def episodes(self) -> list[dict[str, Any]]:
+        return [r.to_dict() for r in self.records]
+
+
+def summarize(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
+    """Per task: episodes, mean/std return, mean length, mean prompt and completion tokens per
+    episode, parse failures (total and per turn), completion truncations, context drops/overflows."""
+    by_task: dict[str, list[EpisodeRecord]] = {}
+    for r in records:
+        by_task.setdefault(r.task, []).append(r)
+    out = {}
+    for task, eps in by_task.items():
+        n = len(eps)
+        rets = [e.episode_return for e in eps]
+        mean = sum(rets) / n
+        turns = sum(e.length for e in eps)
+        out[task] = {
+            "episodes": n,
+            "mean_return": mean,
+            "std_return": math.sqrt(sum((x - mean) ** 2 for x in rets) / n),
+            "mean_length": sum(e.length for e in eps) / n,
+            "mean_prompt_tokens": sum(e.prompt_tokens for e in eps) / n,
+            "mean_completion_tokens": sum(e.completion_tokens for e in eps) / n,
+            "parse_failures": sum(e.parse_failures for e in eps),
+            "parse_failure_rate": sum(e.parse_failures for e in eps) / max(turns, 1),
+            "truncations": sum(e.truncations for e in eps),
+            "context_drops": sum(e.context_drops for e in eps),
+            "context_overflows": sum(e.context_overflows for e in eps),
+        }
+    return out
+
+
+def _harness(h: HarnessConfig | Mapping | str | None) -> HarnessConfig:
+    if h is None or isinstance(h, HarnessConfig):
+        return h or HarnessConfig()
+    if isinstance(h, str):
+        return HarnessConfig(name=h, memory=h == "memory")
+    fields = {f.name for f in dataclasses.fields(HarnessConfig)}
+    unknown = set(h) - fields
+    if unknown:
+        raise ValueError(f"unknown harness settings {sorted(unknown)}; valid: {sorted(fields)}")
+    return HarnessConfig(**dict(h))
+
+
+def _sampling(s: SamplingParams | Mapping | None) -> SamplingParams:
+    if s is None or isinstance(s, SamplingParams):
+        return s or SamplingParams()
+    fields = {f.name for f in dataclasses.fields(SamplingParams)}
+    unknown = set(s) - fields
+    if unknown:
+        raise ValueError(f"unknown sampling settings {sorted(unknown)}; valid: {sorted(fields)}")
+    return SamplingParams(**dict(s))
+
+
+def make_policy(name: str, *, model: str | None = None, server_url: str | None = None, **kwargs) -> Policy:
+    """A text policy by name: "vllm" (needs server_url; model = served name or None for the only
+    one) or "local" (model = checkpoint directory, built by rl.policies.local)."""
+    if name == "vllm":
+        if not server_url:
+            raise ValueError("policy vllm needs server_url=http://HOST:PORT (policy.server.url)")
+        from rl.policies.vllm import VLLMPolicy
+        return VLLMPolicy(server_url, model, **kwargs)
+    if name == "local":
+        try:
+            from rl.policies import local
+        except ImportError as e:
+            raise RuntimeError(f"policy local needs rl.policies.local ({e})") from None
+        factory = getattr(local, "make_local_policy", None) or getattr(local, "LocalPolicy")
+        return factory(model, **kwargs) if model is not None else factory(**kwargs)
+    raise ValueError(f"unknown text policy {name!r}; use 'vllm' or 'local'")
+
+
+def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[int],
+                 harness: HarnessConfig | Mapping | str | None = None,
+                 sampling: SamplingParams | Mapping | None = None, out_path: str | None = None, *,
+                 model: str | None = None, server_url: str | None = None, max_turns: int | None = None,
+                 policy_kwargs: Mapping | None = None) -> LLMEvalResult:
+    """Play every task on every seed with `policy`; stream episodes to `out_path` (JSONL) if given."""
+    if isinstance(policy, str):
+        policy = make_policy(policy, model=model, server_url=server_url, **dict(policy_kwargs or {}))
+    seeds = [int(s) for s in seeds]
+    if not task_ids or not seeds:
+        raise ValueError("evaluate_llm needs at least one task id and one seed")
+    records = run_rollouts(policy, episodes_for(list(task_ids), seeds), _harness(harness), _sampling(sampling),
+                           out_path, max_turns=max_turns)
+    return LLMEvalResult(summarize(records), records)
