@@ -1,0 +1,168 @@
+"""Match-3 on an 8x8 board of 6 gem types.
+
+Rules (catalogue §5 row 15): SWAP_r_c_DIR swaps the gem at (r, c) with its neighbour in DIR; it
+applies only if afterwards one of the two swapped gems lies in a horizontal or vertical line of 3+
+equal gems (otherwise, or off the board, a no-op). All gems in lines of 3+ are cleared, the gems
+above fall down, and new random gems drop in from the top; new lines formed by the fall clear too
+(cascades), up to CASCADE_ROUNDS = 12 rounds per move (a static bound; a 13th cascade is
+vanishingly rare and would simply clear on the next move). If no swap can make a match, the board
+is replaced by a fresh one (no reward). Start boards have no line of 3 (cell-by-cell generation
+that never repeats the colour completing a line).
+
+Reward (pattern A, capped): +1/100 per gem cleared by the player's swap itself; gems cleared by
+cascades pay 0. Total capped at 1.0 (the last reward is trimmed); reaching 100 gems wins and ends
+the episode. Return in [0, 1] by construction.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from glyphjax.core.registry import register
+from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
+from glyphjax.suites.classics._boards import shift
+from glyphjax.suites.classics.common import DIR_DELTAS, DIR_NAMES, codepoints
+
+SIZE = 8
+KINDS = 6
+TARGET = 100
+CASCADE_ROUNDS = 12
+GEMS = "♥♦♣♠♪☼"
+GEM_NAMES = ("heart", "diamond", "club", "spade", "note", "sun")
+_TABLE = codepoints(GEMS)
+EV_MATCH, EV_NOMATCH, EV_SHUFFLE, EV_WIN = 1, 2, 3, 4
+EVENTS = ("", "Your swap made a match.", "That swap makes no line of 3. Nothing happens.",
+          "No swap could make a match: the board was replaced by a fresh one.",
+          "You matched 100 gems. You win!")
+
+
+@struct.dataclass
+class Match3State(EnvState):
+    board: jax.Array  # int32[8, 8] gem kinds 0..5
+    gems: jax.Array  # int32: gems cleared by your swaps (capped at 100 for the reward)
+
+
+def line_mask(board: jax.Array) -> jax.Array:
+    """bool[8, 8]: cells in a horizontal or vertical line of >= 3 equal gems (-1 = empty, never)."""
+    out = jnp.zeros(board.shape, jnp.bool_)
+    for dr, dc in ((0, 1), (1, 0)):
+        start = (board >= 0) & (board == shift(board, -dr, -dc, -1)) & (board == shift(board, -2 * dr, -2 * dc, -1))
+        out = out | start | shift(start, dr, dc, False) | shift(start, 2 * dr, 2 * dc, False)
+    return out
+
+
+def swap(board: jax.Array, action: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """-> (board after the swap, in-bounds flag, bool mask of the two swapped cells)."""
+    a = jnp.clip(action, 0, SIZE * SIZE * 4 - 1)
+    r, c, d = a // (4 * SIZE), (a // 4) % SIZE, a % 4
+    r2, c2 = r + DIR_DELTAS[d, 0], c + DIR_DELTAS[d, 1]
+    ok = (action >= 0) & (r2 >= 0) & (r2 < SIZE) & (c2 >= 0) & (c2 < SIZE)
+    r2, c2 = jnp.clip(r2, 0, SIZE - 1), jnp.clip(c2, 0, SIZE - 1)
+    g1, g2 = board[r, c], board[r2, c2]
+    swapped = board.at[r, c].set(g2).at[r2, c2].set(g1)
+    cells = jnp.zeros(board.shape, jnp.bool_).at[r, c].set(True).at[r2, c2].set(True)
+    return jnp.where(ok, swapped, board), ok, cells
+
+
+def swap_makes_match(board: jax.Array, action: jax.Array) -> jax.Array:
+    new, ok, cells = swap(board, action)
+    return ok & jnp.any(line_mask(new) & cells)
+
+
+def collapse(board: jax.Array, cleared: jax.Array, key: jax.Array) -> jax.Array:
+    """Remove cleared gems, let the rest fall (column order kept), refill the top at random."""
+    b = jnp.where(cleared, -1, board)
+    order = jnp.argsort(b >= 0, axis=0, stable=True)  # empties first (top), gems keep their order
+    b = jnp.take_along_axis(b, order, axis=0)
+    fresh = jax.random.randint(key, b.shape, 0, KINDS, dtype=jnp.int32)
+    return jnp.where(b < 0, fresh, b)
+
+
+def fresh_board(key: jax.Array) -> jax.Array:
+    """A board with no line of 3: each cell avoids the colour completing a line to its left/above."""
+    u = jax.random.uniform(key, (SIZE * SIZE, KINDS))
+
+    def body(i, b):
+        r, c = i // SIZE, i % SIZE
+        left = (c >= 2) & (b[r, jnp.maximum(c - 1, 0)] == b[r, jnp.maximum(c - 2, 0)])
+        up = (r >= 2) & (b[jnp.maximum(r - 1, 0), c] == b[jnp.maximum(r - 2, 0), c])
+        kinds = jnp.arange(KINDS)
+        banned = (left & (kinds == b[r, jnp.maximum(c - 1, 0)])) | (up & (kinds == b[jnp.maximum(r - 1, 0), c]))
+        return b.at[r, c].set(jnp.argmax(jnp.where(banned, -1.0, u[i])).astype(jnp.int32))
+    return jax.lax.fori_loop(0, SIZE * SIZE, body, jnp.full((SIZE, SIZE), -1, jnp.int32))
+
+
+def has_move(board: jax.Array) -> jax.Array:
+    """Some swap (right or down from some cell covers all swaps) makes a line."""
+    cells = jnp.arange(SIZE * SIZE)
+    acts = jnp.concatenate([cells * 4 + 1, cells * 4 + 3])  # DOWN and RIGHT
+    return jnp.any(jax.vmap(lambda a: swap_makes_match(board, a))(acts))
+
+
+class Match3(Env):
+    def __init__(self, task_id: str = "classics/match3", max_steps: int = 200):
+        names = [f"SWAP_{r}_{c}_{d}" for r in range(SIZE) for c in range(SIZE) for d in DIR_NAMES]
+        self.card = TaskCard(
+            id=task_id,
+            rules=("Match-3 on an 8x8 board of 6 gem types. SWAP_r_c_DIR swaps the gem at row r, "
+                   "column c with its neighbour in direction DIR; the swap happens only if it puts "
+                   "one of the two gems in a horizontal or vertical line of 3 or more equal gems "
+                   "(otherwise nothing happens). Lines are cleared, gems above fall down and new "
+                   "random gems fill the top; lines formed by falling gems clear too (cascades). "
+                   "If no swap can make a line, the board is replaced by a new one. Match 100 gems "
+                   "with your own swaps to win."),
+            actions=tuple(names),
+            action_descriptions=tuple(
+                f"swap the gem at row {r}, column {c} with the one {d.lower()} of it"
+                for r in range(SIZE) for c in range(SIZE) for d in ("above", "below", "left", "right")),
+            glyphs={g: f"{n} gem" for g, n in zip(GEMS, GEM_NAMES)},
+            hud="Step: {step} / {max_steps}    Gems matched by your swaps: {gems} / 100",
+            hud_fields=("gems",),
+            max_steps=max_steps,
+            reward=("+1/100 for each gem in the lines your swap makes; gems cleared by cascades pay "
+                    "nothing. The total is capped at 1.0 (100 gems), which wins and ends the "
+                    "episode. Return range [0, 1]."),
+            events=EVENTS,
+            return_range=(0.0, 1.0),
+            grid_labels=True,
+        )
+
+    def _reset(self, key, params):
+        return Match3State(**init_state_fields(), board=fresh_board(key), gems=jnp.int32(0))
+
+    def _step(self, key, state: Match3State, action, params):
+        new, ok, cells = swap(state.board, action)
+        lines = line_mask(new)
+        valid = ok & jnp.any(lines & cells)
+        made = jnp.where(valid, jnp.sum(lines), 0).astype(jnp.int32)
+        k_fall, k_shuffle = jax.random.split(key)
+        board = collapse(new, lines, jax.random.fold_in(k_fall, 0))
+
+        def cascade(i, b):
+            m = line_mask(b)
+            return jnp.where(jnp.any(m), collapse(b, m, jax.random.fold_in(k_fall, i + 1)), b)
+        board = jax.lax.fori_loop(0, CASCADE_ROUNDS, cascade, board)
+        board = jnp.where(valid, board, state.board)
+        stuck = ~has_move(board)
+        board = jnp.where(stuck, fresh_board(k_shuffle), board)
+        gems = jnp.minimum(state.gems + made, TARGET)
+        reward = (gems - state.gems).astype(jnp.float32) / TARGET
+        won = gems >= TARGET
+        event = jnp.select([won, stuck, valid, action >= 0], [EV_WIN, EV_SHUFFLE, EV_MATCH, EV_NOMATCH], 0)
+        return state.replace(board=board, gems=gems), reward, won, event
+
+    def _render(self, state: Match3State, params):
+        return _TABLE[state.board], (state.gems,)
+
+    @staticmethod
+    def scripted_policy(key, state: Match3State, params):
+        """A uniformly random swap among those that make a line."""
+        acts = jnp.arange(SIZE * SIZE * 4)
+        good = jax.vmap(lambda a: swap_makes_match(state.board, a))(acts)
+        score = jnp.where(good, jax.random.uniform(key, acts.shape), -1.0)
+        return jnp.argmax(score).astype(jnp.int32)
+
+
+register("classics/match3", lambda: Match3())
