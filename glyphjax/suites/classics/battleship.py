@@ -27,7 +27,7 @@ from glyphjax.suites.classics.common import codepoints, sample_cell
 SIZE = 10
 FLEET = (5, 4, 3, 3, 2)
 FLEET_CELLS = sum(FLEET)
-UNKNOWN, MISS, HIT, SUNK = "≋", "◦", "✖", "⊠"
+UNKNOWN, MISS, HIT, SUNK = "≋", "◌", "✖", "⊠"
 GLYPHS = {UNKNOWN: "unexplored sea (not fired at yet)", MISS: "miss (open water)",
           HIT: "hit on a ship that is still afloat", SUNK: "cell of a sunk ship"}
 _TABLE = codepoints(UNKNOWN + MISS + HIT + SUNK)

@@ -6,7 +6,7 @@ cards show the same symbol they stay up as a matched pair; otherwise both stay v
 next flip, which first turns them face down again. Flipping a matched card or the card already
 face up in the current attempt is a no-op. Finding every pair wins (terminates).
 
-Rendering choice: matched cards are drawn as ✔ (out of play: their symbol no longer matters);
+Rendering choice: matched cards are drawn as ✓ (out of play: their symbol no longer matters);
 face-up unmatched cards show their symbol (lower-case Greek letters α, β, ...).
 
 Reward (pattern A): +1/pairs per pair found; return in [0, 1] by construction.
@@ -22,7 +22,7 @@ from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics.common import codepoints, sample_cell
 
-FACE_DOWN, MATCHED = "▧", "✔"
+FACE_DOWN, MATCHED = "▧", "✓"
 SYMBOLS = "αβγδεζηθικλμνξπρστ"  # 18 card faces
 EV_FIRST, EV_MATCH, EV_MISS, EV_INVALID, EV_WIN = 1, 2, 3, 4, 5
 EVENTS = ("", "You flipped the first card of this attempt.", "A match! The pair stays up.",
@@ -52,7 +52,7 @@ class MemoryMatch(Env):
             rules=(f"Memory (concentration) on a {side}x{side} grid: {self.pairs} pairs of cards lie "
                    "face down (▧) in random order. FLIP_i turns card i = row * "
                    f"{side} + column face up. Two flips make one attempt: if both cards show the "
-                   "same symbol they stay up as a found pair (drawn ✔); if not, both stay visible "
+                   "same symbol they stay up as a found pair (drawn ✓); if not, both stay visible "
                    "until your next flip, which turns them face down again first. Flipping a found "
                    "card or the card already face up in this attempt does nothing. Find every pair "
                    "to win; remember what you have seen."),

@@ -31,7 +31,7 @@ from glyphjax.suites.classics.common import codepoints, sample_cell
 SIZE = 8
 MINES = 10
 SAFE = SIZE * SIZE - MINES
-HIDDEN, MINE, BOOM = "▦", "✹", "✸"
+HIDDEN, MINE, BOOM = "▩", "✹", "✸"
 COUNTS = "012345678"
 GLYPHS = {HIDDEN: "hidden cell", MINE: "mine (shown after the game is lost)",
           BOOM: "the mine you uncovered",

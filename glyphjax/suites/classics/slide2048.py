@@ -13,8 +13,8 @@ Reward (pattern B, milestones): +0.2 the first time a *merge* creates a tile of 
 by construction (a milestone is paid once; a merge skipping several is impossible since merges
 only double).
 
-Glyphs (one code point per cell): tiles are the dingbat negative circled digits ❶..❻ standing
-for the exponent: ❶ = 2, ❷ = 4, ❸ = 8, ❹ = 16, ❺ = 32, ❻ = 64 (the legend gives the value). They
+Glyphs (one code point per cell): tiles are the parenthesized digits ⑴..⑹ standing
+for the exponent: ⑴ = 2, ⑵ = 4, ⑶ = 8, ⑷ = 16, ⑸ = 32, ⑹ = 64 (the legend gives the value). They
 never collide with plain digits (minesweeper counts). Empty cells are `·`.
 """
 
@@ -30,7 +30,7 @@ from glyphjax.suites.classics.common import DIR_NAMES, FLOOR, codepoints, sample
 
 SIZE = 3
 GOAL_EXP = 6  # 2**6 = 64
-TILES = "❶❷❸❹❺❻"
+TILES = "⑴⑵⑶⑷⑸⑹"
 GLYPHS = {FLOOR: "empty floor", **{g: f"tile {2 ** (i + 1)}" for i, g in enumerate(TILES)}}
 _TABLE = codepoints(FLOOR + TILES)
 EV_MERGE, EV_WIN, EV_STUCK, EV_BLOCKED = 1, 2, 3, 4
@@ -96,7 +96,7 @@ class Slide2048(Env):
                    "(2,2,4 slid left gives 4,4,empty). A move that changes nothing does nothing. "
                    "After every move that changes the board a new tile appears on a random empty "
                    "cell (2 with probability 0.9, 4 with probability 0.1). Make the 64 tile to win; "
-                   "the game ends when no move is possible. Tiles are drawn as circled numbers n "
+                   "the game ends when no move is possible. Tiles are drawn as parenthesized numbers (n) "
                    "standing for the value 2^n (see the legend)."),
             actions=DIR_NAMES,
             action_descriptions=tuple(f"slide all tiles {d.lower()}" for d in DIR_NAMES),

@@ -68,7 +68,7 @@ def test_battleship__golden_board():
         "6 ≋≋≋≋≋≋≋≋≋≋",
         "7 ⊠≋≋≋≋≋≋≋≋≋",
         "8 ⊠≋≋≋≋≋≋≋≋≋",
-        "9 ≋≋≋≋≋≋≋≋≋◦",
+        "9 ≋≋≋≋≋≋≋≋≋◌",
     ])
     assert text.grid == want
     assert text.hud.endswith("Hits: 4 / 17    Ships sunk: 1 / 5")

@@ -57,7 +57,7 @@ def test_memorymatch__golden_board():
     for t, a in enumerate([0, 8, 1, 2]):  # pair α found, then β/γ mismatch shown
         s, _ = EASY.step(glyphjax.step_key(0, t), s, a)
     text = glyphjax.render_text(EASY.card, EASY.render(s))
-    assert text.grid == "  0123\n0 ✔βγ▧\n1 ▧▧▧▧\n2 ✔▧▧▧\n3 ▧▧▧▧"
+    assert text.grid == "  0123\n0 ✓βγ▧\n1 ▧▧▧▧\n2 ✓▧▧▧\n3 ▧▧▧▧"
     assert text.hud.endswith("Pairs found: 1 / 8    Attempts: 2")
     assert "β — face-up card with symbol β" in text.legend
 

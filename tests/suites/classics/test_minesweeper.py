@@ -104,14 +104,14 @@ def test_minesweeper__golden_board():
     text = glyphjax.render_text(ENV.card, ENV.render(s))
     want = [
         "  01234567",
-        "0 ▦▦10001▦",
-        "1 ▦310112▦",
-        "2 11001▦▦▦",
-        "3 0000112▦",
-        "4 0111001▦",
-        "5 01▦1002▦",
-        "6 0111013▦",
-        "7 000001▦▦",
+        "0 ▩▩10001▩",
+        "1 ▩310112▩",
+        "2 11001▩▩▩",
+        "3 0000112▩",
+        "4 0111001▩",
+        "5 01▩1002▩",
+        "6 0111013▩",
+        "7 000001▩▩",
     ]
     assert text.grid == "\n".join(want)
     assert text.hud.endswith("Safe cells uncovered: 49 / 54")

@@ -93,11 +93,11 @@ def test_2048__golden_board():
                    [(0, 0), (0, 1), (1, 0), (2, 0)]]
     assert len(spawn_cells) == 1
     r, c = spawn_cells[0]
-    rows = [list("❷❷·"), list("❹··"), list("❶··")]
-    rows[r][c] = "❶" if b[r, c] == 1 else "❷"
+    rows = [list("⑵⑵·"), list("⑷··"), list("⑴··")]
+    rows[r][c] = "⑴" if b[r, c] == 1 else "⑵"
     assert text.grid == "\n".join("".join(x) for x in rows)
     assert "Score: 20" in text.hud and "Largest tile made by a merge: 16" in text.hud
-    assert "❹ — tile 16" in text.legend and "❶ — tile 2" in text.legend
+    assert "⑷ — tile 16" in text.legend and "⑴ — tile 2" in text.legend
     assert abs(float(tr.reward) - 0.6) < 1e-6  # 4, 8, 16 all first created now
 
 
