@@ -204,9 +204,9 @@ label{font-size:13px;display:block;margin:4px 0}
  <div id="header"></div>
  <div id="warnings"></div>
  <div>
-  <button id="first">&#x23EE;</button><button id="prev">&#x25C0; prev</button>
+  <button id="first">&laquo; first</button><button id="prev">&#x25C0; prev</button>
   <span id="pos"></span>
-  <button id="next">next &#x25B6;</button><button id="last">&#x23ED;</button>
+  <button id="next">next &#x25B6;</button><button id="last">last &raquo;</button>
   <label style="display:inline">jump to turn <input id="jump" size="4"></label>
   <span style="font-size:12px;color:#666">(arrow keys step)</span>
  </div>
