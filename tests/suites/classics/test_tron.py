@@ -1,0 +1,80 @@
+"""Tron (classics/tron): walls, trails, head-on and swap collisions, no reversing, AI, golden."""
+
+import jax.numpy as jnp
+import numpy as np
+
+import glyphjax
+
+ENV = glyphjax.make("classics/tron")
+UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
+
+
+def state(you, you_dir, ai, ai_dir, mine=(), theirs=()):
+    s = ENV.reset(glyphjax.reset_key(0))
+    trail = np.zeros((15, 15), np.int32)
+    for rc in (you, *mine):
+        trail[rc] = 1
+    for rc in (ai, *theirs):
+        trail[rc] = 2
+    return s.replace(trail=jnp.asarray(trail), you=jnp.array(you, jnp.int32), you_dir=jnp.int32(you_dir),
+                     ai=jnp.array(ai, jnp.int32), ai_dir=jnp.int32(ai_dir))
+
+
+def step(s, a, t=0):
+    return ENV.step(glyphjax.step_key(0, t), s, a)
+
+
+def test_tron__wall_crash_loses():
+    s2, tr = step(state((7, 13), RIGHT, (3, 3), RIGHT), RIGHT)
+    assert float(tr.reward) == -1.0 and bool(tr.terminated) and int(tr.event) == 2
+
+
+def test_tron__trail_crash_own_and_other():
+    _, tr = step(state((5, 5), RIGHT, (10, 10), LEFT, mine=[(5, 6)]), RIGHT)
+    assert float(tr.reward) == -1.0
+    _, tr = step(state((5, 5), RIGHT, (10, 10), LEFT, theirs=[(5, 6)]), RIGHT)
+    assert float(tr.reward) == -1.0
+
+
+def test_tron__ai_boxed_in_crashes_you_win():
+    _, tr = step(state((7, 7), RIGHT, (1, 1), LEFT, theirs=[(2, 1), (1, 2)]), RIGHT)
+    assert float(tr.reward) == 1.0 and bool(tr.terminated) and int(tr.event) == 1
+
+
+def test_tron__head_on_and_swap_are_draws():
+    # the AI's only safe move is (7, 6), which you also enter
+    s = state((7, 5), RIGHT, (7, 7), LEFT, theirs=[(6, 7), (8, 7), (7, 8)])
+    s2, tr = step(s, RIGHT)
+    assert float(tr.reward) == 0.0 and bool(tr.terminated) and int(tr.event) == 3
+    # adjacent cycles moving into each other's cells (swap): both crash
+    s = state((7, 5), RIGHT, (7, 6), LEFT, theirs=[(6, 6), (8, 6), (7, 7)])
+    s2, tr = step(s, RIGHT)
+    assert float(tr.reward) == 0.0 and bool(tr.terminated) and int(tr.event) == 3
+
+
+def test_tron__reversing_is_ignored():
+    s = ENV.reset(glyphjax.reset_key(0))
+    s2, tr = step(s, LEFT)
+    assert int(s2.you_dir) == RIGHT and tuple(np.asarray(s2.you)) == (7, 4) and not bool(tr.terminated)
+    s3, _ = step(s2, UP, 1)
+    assert int(s3.you_dir) == UP and tuple(np.asarray(s3.you)) == (6, 4)
+    assert np.asarray(s3.trail)[7, 3:5].tolist() == [1, 1]  # trail persists
+
+
+def test_tron__ai_outlives_a_straight_runner():
+    res = glyphjax.rollout(ENV, lambda k, s, p: jnp.int32(RIGHT), jnp.arange(16, dtype=jnp.uint32))
+    assert (np.asarray(res.returns) == -1.0).all()  # you hit the right wall (or the AI's trail) first
+
+
+def test_tron__golden_board():
+    s = ENV.reset(glyphjax.reset_key(0))
+    s, _ = step(s, UP)  # you: (7,3) -> (6,3); the AI moves somewhere from (7,11)
+    text = glyphjax.render_text(ENV.card, ENV.render(s))
+    rows = text.grid.split("\n")
+    assert rows[0] == "█" * 15 and rows[14] == "█" * 15
+    assert rows[6][:5] == "█··☺·" and rows[7][:5] == "█··▞·"
+    ai = tuple(np.asarray(s.ai))
+    assert ai in ((6, 11), (8, 11), (7, 10)) and rows[ai[0]][ai[1]] == "☻" and rows[7][11] == "▚"
+    assert text.hud.endswith("Your heading: UP    AI heading: " + ("UP", "DOWN", "LEFT")[
+        [(6, 11), (8, 11), (7, 10)].index(ai)])
+    assert sum(r.count("·") for r in rows) == 13 * 13 - 4
