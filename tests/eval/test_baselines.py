@@ -1,0 +1,42 @@
+"""eval/baselines.json is generated data: a fresh computation reproduces it."""
+
+from __future__ import annotations
+
+import pytest
+
+import glyphjax
+from eval import baselines
+from eval.seeds import EVAL_SEED_START, eval_seeds
+
+CHECKED = ["classics/snake-easy", "dummy/arrow-4"]
+
+
+@pytest.fixture(scope="module")
+def stored():
+    return baselines.load()
+
+
+def test_baselines__stored_file_matches_fresh_computation(stored):
+    assert stored["glyphjax_version"] == glyphjax.__version__, "regenerate: python -m eval.baselines"
+    assert stored["seeds"]["start"] == EVAL_SEED_START and stored["seeds"]["count"] >= 1000
+    seeds = eval_seeds(stored["seeds"]["count"])
+    fresh = baselines.compute(CHECKED, seeds)
+    for task in CHECKED:
+        assert task in stored["tasks"], f"{task} missing from eval/baselines.json"
+        for policy in baselines.POLICIES:
+            want, got = stored["tasks"][task][policy], fresh[task][policy]
+            for key in ("mean_return", "success_rate", "mean_length"):
+                assert got[key] == pytest.approx(want[key], rel=1e-6, abs=1e-9), \
+                    f"{task} {policy} {key}: stored {want[key]} vs fresh {got[key]} (python -m eval.baselines)"
+
+
+def test_baselines__normalisation_maps_random_to_0_and_reference_to_1(stored):
+    b = stored["tasks"]["classics/snake-easy"]
+    r, s = b["random"]["mean_return"], b["scripted"]["mean_return"]
+    assert s > r, "the greedy Snake baseline beats random play"
+    assert baselines.normalised_return("classics/snake-easy", r, stored) == pytest.approx(0.0)
+    assert baselines.normalised_return("classics/snake-easy", s, stored) == pytest.approx(1.0)
+    assert baselines.normalised_return("classics/snake-easy", (r + s) / 2, stored) == pytest.approx(0.5)
+    # the arrow oracle answers perfectly: its reference is the scripted mean 1.0
+    a = stored["tasks"]["dummy/arrow-4"]
+    assert a["scripted"]["mean_return"] == pytest.approx(1.0) and a["random"]["mean_return"] == pytest.approx(0.25, abs=0.02)
