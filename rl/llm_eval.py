@@ -98,8 +98,7 @@ def make_policy(name: str, *, model: str | None = None, server_url: str | None =
             from rl.policies import local
         except ImportError as e:
             raise RuntimeError(f"policy local needs rl.policies.local ({e})") from None
-        factory = getattr(local, "make_local_policy", None) or getattr(local, "LocalPolicy")
-        return factory(model, **kwargs) if model is not None else factory(**kwargs)
+        return local.load_local_policy(model, **kwargs)  # model None = the tiny test checkpoint
     raise ValueError(f"unknown text policy {name!r}; use 'vllm' or 'local'")
 
 

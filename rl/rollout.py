@@ -28,6 +28,7 @@ Finished episodes are appended to the JSONL file as soon as they finish (rl/traj
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import Callable, Sequence
 
 import jax
@@ -152,13 +153,16 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
                  sampling: SamplingParams | None = None, out_path: str | None = None, *,
                  memory_sampling: SamplingParams | None = None, max_turns: int | None = None,
                  max_model_len: int | None = None,
-                 on_episode: Callable[[EpisodeRecord], None] | None = None) -> list[EpisodeRecord]:
+                 on_episode: Callable[[EpisodeRecord], None] | None = None,
+                 timings: dict[str, float] | None = None) -> list[EpisodeRecord]:
     """Play `episodes` ((task id, seed) pairs) with a text policy; return their records in order.
 
     `out_path`: append each finished episode to this JSONL file. `max_turns`: stop episodes after
     this many turns (recorded as truncated) even if the task allows more. `memory_sampling`:
-    sampling for the memory-update calls (default: `sampling`).
+    sampling for the memory-update calls (default: `sampling`). `timings`: a dict that receives
+    wall seconds per phase (render, prompt, policy, parse, step, memory, write) and `turns`.
     """
+    clock = _Clock(timings)
     harness = harness or HarnessConfig()
     sampling = sampling or SamplingParams()
     memory_sampling = memory_sampling or sampling
@@ -189,6 +193,7 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
     try:
         t = 0
         while any(not e.done for e in eps):
+            clock.lap()
             # 1-2. render the active episodes and build their prompts
             active: list[tuple[_Episode, str]] = []
             for batch in batches:
@@ -199,15 +204,18 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
                 sub = Frame(grid=frames.grid[rows], hud=frames.hud[rows], event=frames.event[rows])
                 for j, obs in zip(rows, render_batch(batch.env.card, sub)):
                     active.append((batch.episodes[j], obs.render()))
+            clock.lap("render")
             builders = [_prompt_builder(e, obs, harness) for e, obs in active]
             wanted = [min(harness.history, len(e.history)) for e, _ in active]
             fitted = guard.fit(builders, wanted)
+            clock.lap("prompt")
 
             # 3. one policy call for every active episode that fits
             send = [i for i, (conv, _) in enumerate(fitted) if conv is not None]
             outs = policy.complete([fitted[i][0] for i in send], dataclasses.replace(sampling, seed=_turn_seed(sampling.seed, t)))
             if len(outs) != len(send):
                 raise RuntimeError(f"policy {policy_name} returned {len(outs)} completions for {len(send)} prompts")
+            clock.lap("policy")
             completions: list[Completion | None] = [None] * len(active)
             for i, c in zip(send, outs):
                 completions[i] = c
@@ -240,6 +248,7 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
                     memory=e.memory if harness.memory else None)
                 e.history.append((obs, name if name is not None else f"(no action: {status})"))
 
+            clock.lap("parse")
             # 5. step every task batch
             for batch in batches:
                 acts = np.array([actions.get(e.index, NO_ACTION) for e in batch.episodes], np.int32)
@@ -257,10 +266,12 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
                         e.done, e.terminated = True, turn.terminated
                         e.truncated = turn.truncated or (cut and not turn.terminated)
 
+            clock.lap("step")
             # memory harness: a separate batched call for the episodes still running
             if harness.memory:
                 _update_memories(policy, [(e, pending_turns[e.index]) for e, _ in active if not e.done],
                                  harness, memory_sampling, mem_guard, t)
+                clock.lap("memory")
 
             for e, _ in active:
                 if e.done:
@@ -270,11 +281,33 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
                         writer.write(rec)
                     if on_episode is not None:
                         on_episode(rec)
+            clock.lap("write")
+            clock.count("turns")
             t += 1
     finally:
         if writer is not None:
             writer.close()
     return records  # type: ignore[return-value]
+
+
+class _Clock:
+    """Accumulates wall seconds per phase into a caller's dict (no-op without one)."""
+
+    def __init__(self, into: dict[str, float] | None):
+        self.into = into
+        self.last = time.perf_counter()
+
+    def lap(self, phase: str | None = None) -> None:
+        if self.into is None:
+            return
+        now = time.perf_counter()
+        if phase is not None:
+            self.into[phase] = self.into.get(phase, 0.0) + now - self.last
+        self.last = now
+
+    def count(self, name: str) -> None:
+        if self.into is not None:
+            self.into[name] = self.into.get(name, 0) + 1
 
 
 def _turn_seed(seed: int, t: int) -> int:

@@ -120,6 +120,38 @@ class VLLMServer:
         self.stop()
 
 
+def untied_copy(src: str | os.PathLike, dst: str | os.PathLike) -> Path:
+    """Writes to `dst` the same model as `src` with an explicit `lm_head.weight` (a copy of the
+    input embedding) and `tie_word_embeddings: false` in config.json; returns `dst`.
+
+    Why: with vLLM 0.32 (CPU, measured) `reload_weights` on a model with TIED embeddings reloads
+    `embed_tokens` but leaves the output projection at the old weights, so the served log-probs
+    match neither checkpoint. Untied models reload correctly. A server that will get weight
+    reloads should serve an untied copy, and the trainer should export untied checkpoints for it
+    (`untied_copy` of each export, or write lm_head.weight directly). The function is unchanged.
+    """
+    import json
+    import shutil
+
+    from rl.models.hf_io import read_checkpoint_tensors, write_safetensors
+
+    src, dst = Path(src), Path(dst)
+    if not (src / "config.json").is_file():
+        raise VLLMServerError(f"{src} is not a model directory (no config.json)")
+    dst.mkdir(parents=True, exist_ok=True)
+    for f in src.iterdir():
+        if f.is_file() and not f.name.endswith(".safetensors") and f.name != "model.safetensors.index.json":
+            shutil.copy2(f, dst / f.name)
+    tensors = dict(read_checkpoint_tensors(src))
+    if "lm_head.weight" not in tensors:
+        tensors["lm_head.weight"] = tensors["model.embed_tokens.weight"]
+    write_safetensors(dst / "model.safetensors", tensors)
+    cfg = json.loads((src / "config.json").read_text())
+    cfg["tie_word_embeddings"] = False
+    (dst / "config.json").write_text(json.dumps(cfg, indent=2, sort_keys=True) + "\n")
+    return dst
+
+
 def server_command(python: str, model_dir: str, *, host: str, port: int, served_model_name: str,
                    max_model_len: int, dtype: str, extra_args: Sequence[str] = ()) -> list[str]:
     return [python, "-m", "vllm.entrypoints.openai.api_server", "--model", str(model_dir),

@@ -8,6 +8,7 @@ Logic lives in rl/vllm_server.py; the vLLM venv comes from scripts/ci/vllm_venv.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 
@@ -28,6 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("extra", nargs=argparse.REMAINDER, help="after --: extra vLLM arguments")
     args = ap.parse_args(argv)
     extra = [a for a in args.extra if a != "--"]
+    # Ctrl-C and `kill PID` both stop the server cleanly (a background job may ignore SIGINT).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     try:
         server = launch_vllm_server(args.model, python=args.python, host=args.host, port=args.port,
                                     served_model_name=args.served_model_name,

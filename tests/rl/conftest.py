@@ -29,12 +29,13 @@ VLLM_TEST_MAX_MODEL_LEN = 2048
 
 @pytest.fixture(scope="session")
 def vllm_server(tiny_ckpt):
-    """A real vLLM server (from the vLLM venv) serving the tiny checkpoint on 127.0.0.1, started once
+    """A real vLLM server (from the vLLM venv) serving the tiny checkpoint (as an untied copy, so
+    weight reloads work) on 127.0.0.1, started once
     per session (1-2 minutes). A missing venv FAILS the test: CI creates it first
     (scripts/ci/vllm_venv.sh), so a missing one is a set-up bug, not a reason to skip."""
     import os
 
-    from rl.vllm_server import VLLMServer, VLLMServerError, launch_vllm_server, vllm_python
+    from rl.vllm_server import VLLMServer, VLLMServerError, launch_vllm_server, untied_copy, vllm_python
 
     reuse = os.environ.get("GLYPHJAX_TEST_VLLM_URL")  # developer loop: a server already serving the
     if reuse:  # tiny checkpoint (python scripts/launch_vllm.py --model <tiny> --served-model-name tiny-qwen3)
@@ -44,7 +45,9 @@ def vllm_server(tiny_ckpt):
         python = vllm_python()
     except VLLMServerError as e:
         pytest.fail(f"vLLM tests need the vLLM venv: {e}", pytrace=False)
-    server = launch_vllm_server(tiny_ckpt, python=python, served_model_name="tiny-qwen3",
+    # An untied copy (same function): vLLM 0.32 reloads tied embeddings wrongly (rl/vllm_server.py).
+    served = untied_copy(tiny_ckpt, tiny_ckpt.parent / "tiny-qwen3-served-untied")
+    server = launch_vllm_server(served, python=python, served_model_name="tiny-qwen3",
                                 max_model_len=VLLM_TEST_MAX_MODEL_LEN, startup_timeout=600)
     yield server
     server.stop()

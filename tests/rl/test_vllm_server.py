@@ -1,7 +1,9 @@
 """Against a REAL vLLM server (CPU build, fp32) serving the tiny checkpoint: one server per session.
 
 The server's token ids must be the checkpoint tokenizer's, and its log-probs those of our JAX
-Qwen3 model on the same tokens (|diff| <= 1e-3 in fp32), also after a weight reload.
+Qwen3 model on the same tokens (|diff| <= 1e-3 in fp32), also after a weight reload. The server
+serves an untied copy of the (tied) tiny checkpoint: the JAX model loads the tied original, so the
+comparison also checks that untying leaves the function unchanged.
 """
 
 from __future__ import annotations
@@ -106,8 +108,11 @@ def test_rollout__real_server_episodes_complete_and_replay(policy, tokenizer, tm
 def test_reload_weights__server_then_matches_the_new_checkpoint(policy, tiny_ckpt, tmp_path):
     from rl.models.hf_io import load_model
     from rl.tiny import write_tiny_checkpoint
+    from rl.vllm_server import untied_copy
     other = write_tiny_checkpoint(tmp_path / "seed1", seed=1)
     new_model, old_model = load_model(other, dtype="float32"), load_model(tiny_ckpt, dtype="float32")
+    other = untied_copy(other, tmp_path / "seed1-untied")
+    original = untied_copy(tiny_ckpt, tmp_path / "seed0-untied")
     sampling = SamplingParams(max_new_tokens=16, seed=11)
     try:
         policy.pause()
@@ -120,7 +125,7 @@ def test_reload_weights__server_then_matches_the_new_checkpoint(policy, tiny_ckp
                                atol=1e-3), "the reload changed nothing"
     finally:
         policy.pause()
-        policy.reload_weights(str(tiny_ckpt))
+        policy.reload_weights(str(original))
         policy.resume()
     (c,) = policy.complete(CONVS[:1], sampling)
     np.testing.assert_allclose(c.logprobs, jax_completion_logprobs(old_model, c.prompt_ids, c.completion_ids),
