@@ -104,48 +104,57 @@ def split_observation(text: str) -> dict[str, str]:
     return out
 
 
-def page_data(episodes: Iterable[dict], rebuild: bool = True) -> list[dict]:
+def page_data(episodes: Iterable[dict], rebuild: bool = True, progress: bool = False) -> list[dict]:
     """What the page shows: per episode its header and per frame the observation parts, the
     model's text, the action, reward, parse status, memory and mismatch flag."""
     import glyphjax
+    from eval.progress import task_progress
+    episodes = list(episodes)
     data = []
-    for idx, ep in enumerate(episodes):
-        rebuilt, bad, error = check_episode(ep) if rebuild else (None, [], None)
-        turns = []
-        for i, turn in enumerate(ep["turns"]):
-            recorded = turn.get("observation") or ""
-            shown = rebuilt[i] if rebuilt else split_observation(recorded)
-            status = turn.get("parse_status", "ok")
-            turns.append({
-                "t": int(turn.get("t", i)), "legend": shown["legend"], "hud": shown["hud"],
-                "grid": shown["grid"], "message": shown["message"],
-                "recorded": recorded if i in bad else None, "mismatch": i in bad,
-                "completion": turn.get("completion") or "", "action": int(turn.get("action", -1)),
-                "action_name": turn.get("action_name") or ("NO ACTION" if int(turn.get("action", -1)) < 0 else ""),
-                "parse_status": status, "parse_failure": status != "ok",
-                "truncated": turn.get("finish_reason") == "length" or status == "truncated",
-                "reward": float(turn.get("reward", 0.0)), "memory": turn.get("memory"),
-            })
-        final = None
-        if rebuilt:
-            f = rebuilt[len(ep["turns"])]
-            final = {"t": len(ep["turns"]), "legend": f["legend"], "hud": f["hud"], "grid": f["grid"],
-                     "message": f["message"]}
-        try:
-            suite_actions = list(glyphjax.make(ep["task"]).card.actions)
-        except glyphjax.UnknownTaskError:
-            suite_actions = []
-        data.append({
-            "index": idx, "task": ep["task"], "seed": int(ep["seed"]),
-            "return": float(ep.get("return", sum(t.get("reward", 0.0) for t in ep["turns"]))),
-            "length": int(ep.get("length", len(ep["turns"]))), "outcome": outcome(ep),
-            "policy": ep.get("policy", ""), "harness": ep.get("harness", ""),
-            "parse_failures": sum(t["parse_failure"] for t in turns),
-            "truncations": sum(t["truncated"] for t in turns),
-            "mismatches": bad, "rebuild_error": error, "rebuilt": rebuilt is not None,
-            "actions": suite_actions, "turns": turns, "final": final,
-        })
+    with task_progress(len(episodes), "rebuilding frames", enabled=progress) as advance:
+        for idx, ep in enumerate(episodes):
+            advance(f"{ep['task']} seed {ep['seed']}")
+            data.append(_episode_view(idx, ep, rebuild, glyphjax))
     return data
+
+
+def _episode_view(idx: int, ep: dict, rebuild: bool, glyphjax) -> dict:
+    """One episode as the page shows it (frames rebuilt and checked when `rebuild`)."""
+    rebuilt, bad, error = check_episode(ep) if rebuild else (None, [], None)
+    turns = []
+    for i, turn in enumerate(ep["turns"]):
+        recorded = turn.get("observation") or ""
+        shown = rebuilt[i] if rebuilt else split_observation(recorded)
+        status = turn.get("parse_status", "ok")
+        turns.append({
+            "t": int(turn.get("t", i)), "legend": shown["legend"], "hud": shown["hud"],
+            "grid": shown["grid"], "message": shown["message"],
+            "recorded": recorded if i in bad else None, "mismatch": i in bad,
+            "completion": turn.get("completion") or "", "action": int(turn.get("action", -1)),
+            "action_name": turn.get("action_name") or ("NO ACTION" if int(turn.get("action", -1)) < 0 else ""),
+            "parse_status": status, "parse_failure": status != "ok",
+            "truncated": turn.get("finish_reason") == "length" or status == "truncated",
+            "reward": float(turn.get("reward", 0.0)), "memory": turn.get("memory"),
+        })
+    final = None
+    if rebuilt:
+        f = rebuilt[len(ep["turns"])]
+        final = {"t": len(ep["turns"]), "legend": f["legend"], "hud": f["hud"], "grid": f["grid"],
+                 "message": f["message"]}
+    try:
+        suite_actions = list(glyphjax.make(ep["task"]).card.actions)
+    except glyphjax.UnknownTaskError:
+        suite_actions = []
+    return {
+        "index": idx, "task": ep["task"], "seed": int(ep["seed"]),
+        "return": float(ep.get("return", sum(t.get("reward", 0.0) for t in ep["turns"]))),
+        "length": int(ep.get("length", len(ep["turns"]))), "outcome": outcome(ep),
+        "policy": ep.get("policy", ""), "harness": ep.get("harness", ""),
+        "parse_failures": sum(t["parse_failure"] for t in turns),
+        "truncations": sum(t["truncated"] for t in turns),
+        "mismatches": bad, "rebuild_error": error, "rebuilt": rebuilt is not None,
+        "actions": suite_actions, "turns": turns, "final": final,
+    }
 
 
 # --- HTML -----------------------------------------------------------------------------------------
@@ -382,7 +391,7 @@ def replay_main(argv: Sequence[str] | None = None) -> None:
     if not eps:
         print("glyphjax-replay: error: no episode matches", file=sys.stderr)
         raise SystemExit(2)
-    data = page_data(eps, rebuild=not args.no_rebuild)
+    data = page_data(eps, rebuild=not args.no_rebuild, progress=len(eps) > 10 or not args.no_rebuild)
     if args.tui:
         tui_replay(data, interactive=sys.stdin.isatty())
         return
