@@ -25,6 +25,7 @@ import jax
 import jax.numpy as jnp
 
 LOSSES = ("ipo", "dppo")
+SUM_KEYS = ("tokens", "pg_masked", "abs_logp_mismatch", "log_rho_sq", "ratio", "abs_prob_diff")
 
 
 class TokenTerms(NamedTuple):

@@ -5,8 +5,7 @@ ids, carrying its episode's advantage (`Sample`). `build_batch` lays samples out
 shape [micro_batches, rows, length]: `inputs` (tokens[:-1]), `targets` (tokens[1:]), `mask` (1 on
 targets that are sampled completion tokens, 0 on prompt/observation tokens and padding), `q`
 (the sampler's log-prob of each target) and `adv`. Samples are sorted by length and each row is
-right-padded to a *bucketed* length (a multiple of `bucket`, rounded up to a power-of-two
-number of buckets), so a handful of shapes are compiled; causal attention means right padding
+right-padded to a *bucketed* length (`bucket_length`: bucket x 1, 2, 3, 4, 6, 8, 12, ...), so a handful of shapes are compiled; causal attention means right padding
 never changes a real token's logits. (Packing several samples into one row would need the model
 to accept segment ids; it is not implemented.)
 
@@ -84,9 +83,11 @@ def make_optimizer(lr: float, clip_norm: float = 1.0, b1: float = 0.9, b2: float
 
 
 def bucket_length(n: int, bucket: int) -> int:
-    """Round n up to bucket * (a power of two), so few distinct lengths compile."""
+    """Round n up to bucket * k with k a power of two or 1.5 x a power of two (1, 2, 3, 4, 6, 8,
+    12, 16, 24, ...): at most ~33% padding, and only two compiled lengths per octave."""
     k = max(1, math.ceil(n / bucket))
-    return bucket * (1 << (k - 1).bit_length())
+    p = 1 << (k - 1).bit_length()  # next power of two >= k
+    return bucket * (3 * p // 4 if p >= 4 and k <= 3 * p // 4 else p)
 
 
 def build_batch(samples: Sequence[Sample], micro_batch_size: int, *, bucket: int = 64,
@@ -215,11 +216,11 @@ class TrainStep:
         terms_fn = L.token_terms_fn(self.config.loss, **self.config.loss_kwargs)
         return L.masked_loss_sums(terms_fn, logp, mb["q"], mb["adv"], mb["mask"])
 
-    def _step_fn(self, params, opt_state, batch):
+    def _accumulate(self, params, batch):
+        """Gradient of (1/N) sum m * token_loss over all micro-batches (lax.scan), and metric sums."""
         grad_fn = jax.value_and_grad(self._micro_loss_sum, has_aux=True)
         zeros = jax.tree.map(jnp.zeros_like, params)
-        zero_sums = {k: jnp.zeros((), jnp.float32) for k in
-                     ("tokens", "pg_masked", "abs_logp_mismatch", "log_rho_sq", "ratio", "abs_prob_diff")}
+        zero_sums = {k: jnp.zeros((), jnp.float32) for k in L.SUM_KEYS}
 
         def micro(carry, mb):
             grads, loss_sum, sums = carry
@@ -230,7 +231,10 @@ class TrainStep:
 
         (grads, loss_sum, sums), _ = jax.lax.scan(micro, (zeros, jnp.zeros((), jnp.float32), zero_sums), batch)
         n = jnp.maximum(sums["tokens"], 1.0)
-        grads = jax.tree.map(lambda g: g / n, grads)
+        return jax.tree.map(lambda g: g / n, grads), loss_sum, sums
+
+    def _step_fn(self, params, opt_state, batch):
+        grads, loss_sum, sums = self._accumulate(params, batch)
         grad_norm = optax.global_norm(grads)
         updates, opt_state = self.tx.update(grads, opt_state, params)
         params = optax.apply_updates(params, updates)
@@ -253,6 +257,13 @@ class TrainStep:
         self.params, self.opt_state, metrics = self._step(self.params, self.opt_state, batch)
         self.step_count += 1
         return {k: float(v) for k, v in jax.device_get(metrics).items()}
+
+    def gradients(self, batch: dict[str, np.ndarray]) -> Any:
+        """The batch gradient the next `step` would apply before clipping (for tests/diagnostics)."""
+        if not hasattr(self, "_grads"):
+            self._grads = jax.jit(lambda p, b: self._accumulate(p, b)[0],
+                                  in_shardings=(self.param_sh, S.batch_sharding(self.mesh)), out_shardings=self.param_sh)
+        return self._grads(self.params, jax.device_put(batch, S.batch_sharding(self.mesh)))
 
     def logprobs(self, batch: dict[str, np.ndarray]) -> np.ndarray:
         """Trainer log-probs of every target in a built batch (same shape as batch['q'])."""

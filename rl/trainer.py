@@ -1,0 +1,484 @@
+"""The group-relative RL loop: rollouts -> advantages -> one jitted update -> weight push.
+
+Per update: K groups (rl.groups_per_update); each group is G episodes (rl.group_size) of one task
+on distinct training seeds (rl/seeds.py: per-task cursors from TRAIN_SEEDS_START, never reaching
+the evaluation range); tasks are taken in turn from the configured task set (a task cursor).
+All K*G episodes are played in one batched call of the rollout engine (rl.rollout.run_rollouts);
+every turn of every episode becomes one training sample (its exact prompt ids + sampled
+completion ids + sampler log-probs) carrying its episode's advantage. Budget: rl.rollout_budget
+B gives B / (G*K) updates. After each update the sampler gets the new weights:
+`local` in memory (LocalPolicy.update_model), `vllm` through HF safetensors written with
+rl.models.hf_io and pause / reload_weights / resume on the server (the weight version is logged).
+
+Everything a user can get wrong is checked by `validate` before a model is loaded or a server
+is used for sampling (budget divisibility, unknown loss/estimator/task, missing checkpoint when
+resuming, unreachable server).
+
+Action-token mode (`rl.action_tokens: true`, **ours**, for toy runs and the learnability test): the
+assistant turn is prefilled with `<action>` and the one sampled token is restricted to the task's
+action names (each must be a single token); the trainer applies the same restriction to its
+log-softmax, so p and q are the same distribution. A random model then plays at chance
+(0.25 on dummy/arrow-1) instead of never emitting a parseable tag.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from rl import checkpoint as ckpt
+from rl import seeds as seedlib
+from rl.advantages import ESTIMATORS, EpisodeBatch, make_estimator
+from rl.losses import LOSSES
+from rl.policies.base import Completion, FINISH_STOP, SamplingParams
+from rl.train_step import Sample, StepConfig, TrainStep
+
+POLICIES = ("local", "vllm")
+
+
+class ConfigError(ValueError):
+    """A training configuration that cannot run; the message says which key and what to do."""
+
+
+def _get(cfg: Any, path: str, default: Any = None) -> Any:
+    cur = cfg
+    for part in path.split("."):
+        if cur is None:
+            return default
+        cur = cur.get(part) if hasattr(cur, "get") else getattr(cur, part, None)
+    return default if cur is None else cur
+
+
+@dataclasses.dataclass
+class Plan:
+    """What a validated config will do."""
+
+    task_ids: list[str]
+    group_size: int
+    groups_per_update: int
+    rollout_budget: int
+    num_updates: int
+    policy: str
+    out_dir: Path
+    ckpt_dir: Path
+    resume_step: int | None
+
+
+def validate(cfg: Any) -> Plan:
+    """Check everything cheap first; raise ConfigError naming the key and the fix."""
+    from glyphjax.core.registry import UnknownTaskError, task_ids
+
+    rl = _get(cfg, "rl")
+    if rl is None:
+        raise ConfigError("config has no `rl` section; use conf/train.yaml (glyphjax-train) or pass rl=default")
+    loss = _get(cfg, "rl.loss")
+    if loss not in LOSSES:
+        raise ConfigError(f"unknown rl.loss={loss!r}; choose one of {', '.join(LOSSES)}")
+    adv = _get(cfg, "rl.advantage", "group_mean")
+    if adv not in ESTIMATORS:
+        raise ConfigError(f"unknown rl.advantage={adv!r}; choose one of {', '.join(ESTIMATORS)}")
+    g, k, b = (_get(cfg, "rl.group_size"), _get(cfg, "rl.groups_per_update", 1), _get(cfg, "rl.rollout_budget"))
+    for name, v in (("rl.group_size", g), ("rl.groups_per_update", k), ("rl.rollout_budget", b)):
+        if not isinstance(v, int) or v < 1:
+            raise ConfigError(f"{name} must be a positive integer, got {v!r}")
+    if b % (g * k):
+        raise ConfigError(f"rl.rollout_budget={b} is not a multiple of rl.group_size * rl.groups_per_update = "
+                          f"{g} * {k} = {g * k}; each update uses exactly {g * k} rollouts. Pick a budget such "
+                          f"as {max(1, b // (g * k)) * g * k} or change the group size")
+    lr = _get(cfg, "rl.lr")
+    if not isinstance(lr, (int, float)) or not lr > 0:
+        raise ConfigError(f"rl.lr must be a positive number, got {lr!r}")
+    ids_cfg = _get(cfg, "tasks.ids")
+    if not ids_cfg:
+        raise ConfigError("tasks.ids is empty; choose a task set, e.g. tasks=snake_easy or tasks.ids='[dummy/arrow-1]'")
+    try:
+        ids = task_ids(list(ids_cfg))
+    except UnknownTaskError as e:
+        raise ConfigError(f"tasks.ids: {e}") from None
+    policy = _get(cfg, "policy.name")
+    if policy not in POLICIES:
+        raise ConfigError(f"policy={policy!r} cannot be trained; use policy=local or policy=vllm")
+    out_dir = Path(_get(cfg, "out_dir", "runs/train"))
+    ckpt_dir = Path(_get(cfg, "ckpt_dir") or out_dir / "checkpoints")
+    resume_step = None
+    if _get(cfg, "resume", False):
+        if not ckpt_dir.is_dir():
+            raise ConfigError(f"resume=true but {ckpt_dir} does not exist; set ckpt_dir=<run>/checkpoints or resume=false")
+        resume_step = ckpt.latest_step(str(ckpt_dir))
+        if resume_step is None:
+            raise ConfigError(f"resume=true but {ckpt_dir} holds no checkpoint; start with resume=false")
+    updates = b // (g * k)
+    if policy == "vllm":
+        url = _get(cfg, "server.url")
+        if not url:
+            raise ConfigError("policy=vllm needs server.url=http://HOST:PORT of a running vLLM server "
+                              "(scripts/launch_vllm.py)")
+        from rl.policies.vllm import PolicyServerError, make_vllm_policy
+        client = make_vllm_policy(_get(cfg, "policy"), url, _get(cfg, "server.model"))
+        try:
+            client.check_server()
+        except PolicyServerError as e:
+            raise ConfigError(f"vLLM server at {url} is not usable: {e}") from None
+        finally:
+            client.close()
+    return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step)
+
+
+# --- action-token policy (toy / learnability) ----------------------------------------------------
+
+def action_token_ids(tokenizer: Any, actions: Sequence[str]) -> list[int]:
+    ids = []
+    for name in actions:
+        toks = tokenizer.hf.encode(name, add_special_tokens=False)
+        if len(toks) != 1:
+            raise ConfigError(f"rl.action_tokens=true needs every action name to be one token; {name!r} is "
+                              f"{len(toks)} tokens in this tokenizer. Use rl.action_tokens=false")
+        ids.append(toks[0])
+    return ids
+
+
+class ActionTokenPolicy:
+    """Samples one action-name token after a prefilled `<action>` (see module docstring)."""
+
+    name = "local-action-token"
+
+    def __init__(self, model: Any, tokenizer: Any, action_names: Sequence[str], bucket: int = 64):
+        from rl.models.qwen3 import positions_from_mask
+        self.tokenizer = tokenizer
+        self.names = list(action_names)
+        self.allowed = action_token_ids(tokenizer, self.names)
+        self.prefix = tokenizer.hf.encode("<action>", add_special_tokens=False)
+        self.bucket = bucket
+        self.update_model(model)
+        allowed = jnp.asarray(self.allowed, jnp.int32)
+
+        def last_logits(graphdef, state, tokens, mask):
+            from flax import nnx
+            model = nnx.merge(graphdef, state)
+            logits = model(tokens, positions_from_mask(mask), mask)
+            last = jnp.sum(mask, axis=1) - 1
+            return jnp.take_along_axis(logits, last[:, None, None], axis=1)[:, 0][:, allowed]
+        self._logits = jax.jit(last_logits, static_argnums=0)
+
+    def update_model(self, model: Any) -> None:
+        from flax import nnx
+        self._graphdef, self._state = nnx.split(model)
+
+    def complete(self, conversations, sampling: SamplingParams) -> list[Completion]:
+        prompts = [p + self.prefix for p in self.tokenizer.encode_conversations(conversations)]
+        n = len(prompts)
+        rows = 1 << max(0, (n - 1).bit_length())
+        length = self.bucket * math.ceil(max(len(p) for p in prompts) / self.bucket)
+        tokens = np.zeros((rows, length), np.int32)
+        mask = np.zeros((rows, length), np.int32)
+        for i, p in enumerate(prompts):
+            tokens[i, :len(p)] = p
+            mask[i, :len(p)] = 1
+        mask[n:, 0] = 1
+        logits = self._logits(self._graphdef, self._state, jnp.asarray(tokens), jnp.asarray(mask))[:n]
+        logits = logits / max(sampling.temperature, 1e-6)
+        logp = jax.nn.log_softmax(logits, axis=-1)
+        key = jax.random.PRNGKey(sampling.seed)
+        choice = np.asarray(jax.random.categorical(key, logits, axis=-1))
+        logp = np.asarray(logp)
+        out = []
+        for i in range(n):
+            c = int(choice[i])
+            out.append(Completion(text=f"<action>{self.names[c]}</action>", prompt_ids=list(prompts[i]),
+                                  completion_ids=[self.allowed[c]], logprobs=[float(logp[i, c])],
+                                  finish_reason=FINISH_STOP))
+        return out
+
+
+# --- the loop -----------------------------------------------------------------------------------
+
+class MetricsLog:
+    """JSON Lines metrics (one object per update / evaluation), console lines, optional TensorBoard."""
+
+    def __init__(self, path: Path, console: bool = True, tensorboard: bool = False):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.console = console
+        self.tb = None
+        if tensorboard:
+            try:
+                from torch.utils.tensorboard import SummaryWriter  # optional
+                self.tb = SummaryWriter(str(path.parent / "tb"))
+            except Exception:  # TensorBoard is optional; say so once
+                print("[glyphjax-train] tensorboard not installed; logging JSONL only")
+
+    def write(self, record: dict) -> None:
+        with open(self.path, "a") as f:
+            f.write(json.dumps(record) + "\n")
+        if self.tb is not None:
+            for k, v in record.items():
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    self.tb.add_scalar(("eval/" if record.get("kind") == "eval" else "train/") + k, v,
+                                       record.get("update", 0))
+        if self.console:
+            if record.get("kind") == "eval":
+                print(f"[eval  {record['update']:4d}] return {record['return_mean']:.3f}")
+            else:
+                print(f"[train {record['update']:4d}/{record['num_updates']}] rollouts {record['rollouts']:6d} "
+                      f"return {record['return_mean']:.3f} loss {record['loss']:+.4f} "
+                      f"grad {record['grad_norm']:.3f} masked {record['masked_token_frac']:.3f} "
+                      f"mismatch {record['logp_mismatch']:.2e} parse-fail {record['parse_failures']} "
+                      f"t(roll/push/step) {record['time_rollout']:.1f}/{record['time_push']:.1f}/{record['time_step']:.1f}s")
+
+
+def _to_container(cfg: Any) -> Any:
+    try:
+        from omegaconf import OmegaConf
+        if OmegaConf.is_config(cfg):
+            return OmegaConf.to_container(cfg, resolve=True)
+    except ImportError:
+        pass
+    return cfg
+
+
+def _fingerprint(cfg: dict) -> dict:
+    """Config fields a resumed run must share with the original."""
+    rl = cfg.get("rl", {})
+    return {"tasks": list(cfg.get("tasks", {}).get("ids", [])), "group_size": rl.get("group_size"),
+            "groups_per_update": rl.get("groups_per_update"), "loss": rl.get("loss"), "lr": rl.get("lr"),
+            "seed": cfg.get("seed", 0)}
+
+
+class Trainer:
+    """Builds model, step and policy from a validated config and runs the loop (`run`)."""
+
+    def __init__(self, cfg: Any, plan: Plan | None = None):
+        self.plan = plan or validate(cfg)
+        self.cfg = _to_container(cfg)
+        c, p = self.cfg, self.plan
+        from glyphjax.harness.prompt import HarnessConfig
+        from rl.models import hf_io
+        from rl.tiny import resolve_model_path
+        from rl.tokenizer import ChatTokenizer
+
+        self.model_path = resolve_model_path(_get(c, "model.path"), seed=int(_get(c, "model.seed", 0)))
+        model = hf_io.load_model(self.model_path, dtype=_get(c, "model.dtype"))
+        self.tokenizer = ChatTokenizer.from_pretrained(self.model_path)
+        h = _get(c, "harness", {}) or {}
+        self.harness = HarnessConfig(name=h.get("name", "basic"), history=int(h.get("history", 0)),
+                                     memory=bool(h.get("memory", False)), memory_chars=int(h.get("memory_chars", 2000)))
+        rl = c["rl"]
+        self.allowed = None
+        if rl.get("action_tokens"):
+            from glyphjax.core.registry import make
+            names = {tuple(make(t).card.actions) for t in p.task_ids}
+            if len(names) != 1:
+                raise ConfigError("rl.action_tokens=true needs every task in the set to share one action list")
+            self.action_names = list(names.pop())
+            self.allowed = action_token_ids(self.tokenizer, self.action_names)
+        mesh_cfg = _get(c, "mesh", {}) or {}
+        from rl import sharding as S
+        mesh = S.make_mesh(int(mesh_cfg.get("data", -1)), int(mesh_cfg.get("model", 1)))
+        step_cfg = StepConfig(loss=rl["loss"], loss_kwargs=dict(rl.get("loss_kwargs") or {}), lr=float(rl["lr"]),
+                              compute_dtype=rl.get("compute_dtype", "float32"), remat=bool(rl.get("remat", False)),
+                              temperature=float(rl.get("temperature", 1.0)), fsdp=bool(mesh_cfg.get("fsdp", True)))
+        apply_fn = None
+        if self.allowed is not None:
+            allowed = jnp.asarray(self.allowed, jnp.int32)
+            from rl.train_step import default_apply
+
+            def apply_fn(model, inputs):  # same restriction as the sampler: logits of action tokens only
+                logits = default_apply(model, inputs)
+                return jnp.full_like(logits, -1e9).at[..., allowed].set(logits[..., allowed])
+        self.step = TrainStep(model, step_cfg, mesh, **({"apply_fn": apply_fn} if apply_fn else {}))
+        self.estimator = make_estimator(rl.get("advantage", "group_mean"), **dict(rl.get("advantage_kwargs") or {}))
+        self.sampling = SamplingParams(temperature=float(rl.get("temperature", 1.0)),
+                                       top_p=float(_get(c, "policy.top_p", 1.0)), top_k=int(_get(c, "policy.top_k", 0)),
+                                       max_new_tokens=int(rl.get("max_new_tokens") or _get(c, "policy.max_new_tokens", 256)),
+                                       seed=int(c.get("seed", 0)))
+        self.policy = self._make_policy(model)
+        self.update = 0
+        self.task_cursor = 0
+        self.seed_cursor: dict[str, int] = {t: 0 for t in p.task_ids}
+        self.weight_version = 0
+        self.log = MetricsLog(p.out_dir / "metrics.jsonl", console=bool(_get(c, "log.console", True)),
+                              tensorboard=bool(_get(c, "log.tensorboard", False)))
+        p.out_dir.mkdir(parents=True, exist_ok=True)
+        (p.out_dir / "config.json").write_text(json.dumps(c, indent=1, default=str))
+        if p.resume_step is not None:
+            self._restore()
+
+    # -- policy ------------------------------------------------------------------------------------
+    def _make_policy(self, model):
+        c = self.cfg
+        if self.allowed is not None:
+            return ActionTokenPolicy(model, self.tokenizer, self.action_names)
+        if self.plan.policy == "local":
+            from rl.policies.local import DEFAULT_BATCH_BUCKETS, LocalPolicy
+            pc = c.get("policy", {})
+            return LocalPolicy(model, self.tokenizer, batch_buckets=tuple(pc.get("batch_buckets") or DEFAULT_BATCH_BUCKETS),
+                               min_prompt_bucket=int(pc.get("min_prompt_bucket") or 64),
+                               min_new_tokens_bucket=int(pc.get("min_new_tokens_bucket") or 16))
+        from rl.policies.vllm import make_vllm_policy
+        return make_vllm_policy(c["policy"], _get(c, "server.url"), _get(c, "server.model"))
+
+    def push_weights(self) -> None:
+        """Give the sampler the trainer's current weights; bump the weight version."""
+        self.weight_version += 1
+        if self.plan.policy == "vllm" and self.allowed is None:
+            from rl.models import hf_io
+            path = self.plan.out_dir / "weights" / "current"
+            hf_io.save_model(self.step.model(), path, copy_tokenizer_from=self.model_path)
+            (path / "glyphjax_weight_version.json").write_text(json.dumps({"version": self.weight_version,
+                                                                           "update": self.update}))
+            self.policy.pause()
+            try:
+                self.policy.reload_weights(str(path.resolve()))
+            finally:
+                self.policy.resume()
+        else:
+            self.policy.update_model(self.step.model())
+
+    # -- checkpoints -------------------------------------------------------------------------------
+    def _meta(self) -> dict:
+        return {"update": self.update, "task_cursor": self.task_cursor, "seed_cursor": self.seed_cursor,
+                "weight_version": self.weight_version, "estimator": self.estimator.state_dict(),
+                "rng": list(np.asarray(jax.random.key_data(jax.random.PRNGKey(int(self.cfg.get("seed", 0))))).tolist()),
+                "fingerprint": _fingerprint(self.cfg)}
+
+    def save(self) -> None:
+        ckpt.save(str(self.plan.ckpt_dir), self.update, self.step.params, self.step.opt_state, self._meta(),
+                  max_to_keep=int(_get(self.cfg, "ckpt_keep", 3)))
+
+    def _restore(self) -> None:
+        params, opt_state, meta = ckpt.restore(str(self.plan.ckpt_dir), self.step.params, self.step.opt_state,
+                                               self.step.param_sh, self.step.opt_sh, self.plan.resume_step)
+        want, got = _fingerprint(self.cfg), meta.get("fingerprint", {})
+        if got and got != want:
+            diff = {k: (got.get(k), want.get(k)) for k in want if got.get(k) != want.get(k)}
+            raise ConfigError(f"resume=true with a different config than the checkpoint's: {diff} "
+                              "(checkpoint value, this config). Resume with the original settings or a new ckpt_dir")
+        self.step.load(params, opt_state, meta["update"])
+        self.update = int(meta["update"])
+        self.task_cursor = int(meta["task_cursor"])
+        self.seed_cursor = {k: int(v) for k, v in meta["seed_cursor"].items()}
+        self.weight_version = int(meta["weight_version"]) - 1
+        self.estimator.load_state_dict(meta.get("estimator", {}))
+        self.push_weights()  # the sampler gets the restored weights (version as saved)
+
+    # -- one update ----------------------------------------------------------------------------------
+    def next_groups(self) -> list[tuple[str, list[int]]]:
+        groups = []
+        for _ in range(self.plan.groups_per_update):
+            task = self.plan.task_ids[self.task_cursor % len(self.plan.task_ids)]
+            self.task_cursor += 1
+            groups.append((task, seedlib.train_seeds(self.seed_cursor[task], self.plan.group_size)))
+            self.seed_cursor[task] += self.plan.group_size
+        return groups
+
+    def collect(self, groups, update_seed: int):
+        from rl.rollout import run_rollouts
+        episodes = [(task, s) for task, seeds in groups for s in seeds]
+        if hasattr(self.policy, "_calls"):
+            self.policy._calls = 0  # LocalPolicy keys fold in a call counter: reset so resumed runs match
+        sampling = dataclasses.replace(self.sampling, seed=update_seed)
+        max_turns = _get(self.cfg, "rl.max_turns")
+        return run_rollouts(self.policy, episodes, self.harness, sampling,
+                            max_turns=int(max_turns) if max_turns else None)
+
+    def samples_from(self, records, groups) -> tuple[list[Sample], np.ndarray]:
+        group_of = np.repeat(np.arange(len(groups)), [len(s) for _, s in groups])
+        batch = EpisodeBatch(returns=np.array([r.episode_return for r in records]), group=group_of,
+                             descriptor=[{"task": r.task} for r in records])
+        adv = self.estimator(batch)
+        samples = [Sample(t.prompt_ids, t.completion_ids, t.logprobs, float(adv[i]), i)
+                   for i, r in enumerate(records) for t in r.turns if t.completion_ids]
+        return samples, adv
+
+    def train_update(self) -> dict:
+        c, p = self.cfg, self.plan
+        groups = self.next_groups()
+        t0 = time.perf_counter()
+        records = self.collect(groups, update_seed=int(c.get("seed", 0)) * 1_000_003 + self.update)
+        t1 = time.perf_counter()
+        samples, adv = self.samples_from(records, groups)
+        rl = c["rl"]
+        metrics = {}
+        if samples:
+            batch = self.step.build(samples, int(rl.get("micro_batch_size", 8)), bucket=int(rl.get("bucket", 64)),
+                                    max_length=rl.get("max_seq_len"))
+            metrics = self.step.step(batch)
+        t2 = time.perf_counter()
+        self.update += 1
+        self.push_weights()
+        t3 = time.perf_counter()
+        returns = [float(r.episode_return) for r in records]
+        rec = {"kind": "train", "update": self.update, "num_updates": p.num_updates,
+               "rollouts": self.update * p.group_size * p.groups_per_update, "weight_version": self.weight_version,
+               "tasks": [t for t, _ in groups], "returns": returns, "return_mean": float(np.mean(returns)),
+               "length_mean": float(np.mean([r.length for r in records])),
+               "prompt_tokens": int(sum(r.prompt_tokens for r in records)),
+               "completion_tokens": int(sum(r.completion_tokens for r in records)),
+               "parse_failures": int(sum(r.parse_failures for r in records)),
+               "truncations": int(sum(r.truncations for r in records)), "samples": len(samples),
+               "adv_abs_mean": float(np.mean(np.abs(adv))),
+               "loss": metrics.get("loss", 0.0), "grad_norm": metrics.get("grad_norm", 0.0),
+               "masked_token_frac": metrics.get("masked_token_frac", 0.0),
+               "logp_mismatch": metrics.get("logp_mismatch", 0.0), "ratio_mean": metrics.get("ratio_mean", 1.0),
+               "trainable_tokens": metrics.get("trainable_tokens", 0.0),
+               "time_rollout": t1 - t0, "time_step": t2 - t1, "time_push": t3 - t2,
+               "lr": float(rl["lr"]), "group_size": p.group_size}
+        self.log.write(rec)
+        return rec
+
+    def evaluate(self) -> dict:
+        from rl.rollout import run_rollouts
+        n = int(_get(self.cfg, "eval.seeds", 4))
+        repeats = int(_get(self.cfg, "eval.repeats", 1))
+        seeds = seedlib.eval_seeds(n)
+        episodes = [(t, s) for t in self.plan.task_ids for s in seeds for _ in range(repeats)]
+        if hasattr(self.policy, "_calls"):
+            self.policy._calls = 0
+        sampling = dataclasses.replace(self.sampling, seed=int(_get(self.cfg, "eval.sampling_seed", 12345)),
+                                       temperature=float(_get(self.cfg, "eval.temperature", self.sampling.temperature)))
+        records = run_rollouts(self.policy, episodes, self.harness, sampling,
+                               max_turns=_get(self.cfg, "rl.max_turns"))
+        per_task: dict[str, list[float]] = {}
+        for r in records:
+            per_task.setdefault(r.task, []).append(float(r.episode_return))
+        rec = {"kind": "eval", "update": self.update, "weight_version": self.weight_version,
+               "return_mean": float(np.mean([np.mean(v) for v in per_task.values()])),  # tasks weighted equally
+               "per_task": {k: float(np.mean(v)) for k, v in per_task.items()}, "episodes": len(records)}
+        self.log.write(rec)
+        return rec
+
+    def run(self, stop_after: int | None = None) -> list[dict]:
+        """Train until the budget is spent (or `stop_after` more updates, to simulate preemption)."""
+        out = []
+        every = int(_get(self.cfg, "eval.every", 0) or 0)
+        ckpt_every = int(_get(self.cfg, "ckpt_every", 0) or 0)
+        done_here = 0
+        if every and self.update == 0 and _get(self.cfg, "eval.at_start", True):
+            out.append(self.evaluate())
+        while self.update < self.plan.num_updates:
+            out.append(self.train_update())
+            done_here += 1
+            if every and self.update % every == 0:
+                out.append(self.evaluate())
+            last = self.update == self.plan.num_updates
+            if ckpt_every and (self.update % ckpt_every == 0 or last):
+                self.save()
+            if stop_after is not None and done_here >= stop_after:
+                break
+        return out
+
+
+def train(cfg: Any) -> list[dict]:
+    """Validate, build and run; returns the metric records."""
+    plan = validate(cfg)
+    trainer = Trainer(cfg, plan)
+    return trainer.run(_get(cfg, "stop_after"))
