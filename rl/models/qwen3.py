@@ -247,7 +247,7 @@ class Attention(nnx.Module):
 
     def __call__(self, x, cos, sin, key_mask, layer_cache):
         """x: [B, T, E]; key_mask: [B, T, S] (True = may attend); layer_cache: None or (k, v, end)
-        with k, v [B, S, KV, D]. Returns (out [B, T, E], (k, v) to store or None)."""
+        with k, v [B, S, KV, D]. Returns (out [B, T, E], the new tokens' (k, v) [B, T, KV, D] or None)."""
         bsz, t, _ = x.shape
         q = self.q_norm(self.q_proj(x).reshape(bsz, t, self.num_heads, self.head_dim))
         k = self.k_norm(self.k_proj(x).reshape(bsz, t, self.num_kv_heads, self.head_dim))
@@ -256,10 +256,9 @@ class Attention(nnx.Module):
         new_kv = None
         if layer_cache is not None:
             ck, cv, end = layer_cache
-            ck = jax.lax.dynamic_update_slice(ck, k.astype(ck.dtype), (0, end, 0, 0))
-            cv = jax.lax.dynamic_update_slice(cv, v.astype(cv.dtype), (0, end, 0, 0))
-            new_kv = (ck, cv)
-            k, v = ck, cv
+            new_kv = (k.astype(ck.dtype), v.astype(cv.dtype))  # the caller writes these into the cache
+            k = jax.lax.dynamic_update_slice(ck, new_kv[0], (0, end, 0, 0))
+            v = jax.lax.dynamic_update_slice(cv, new_kv[1], (0, end, 0, 0))
         groups = self.num_heads // self.num_kv_heads
         q = q.reshape(bsz, t, self.num_kv_heads, groups, self.head_dim)
         scores = jnp.einsum("btkgd,bskd->bkgts", q, k, preferred_element_type=jnp.float32)
@@ -356,17 +355,19 @@ class Qwen3ForCausalLM(nnx.Module):
             key_mask = (slots[None, :] <= query_slot[:, None])[None] & new_mask[:, None, :]
         cos, sin = rope_cos_sin(positions, self.config.head_dim, self.config.rope_theta)
         x = self.model.embed_tokens(input_ids)
-        ks, vs = [], []
+        cache_k = cache_v = None
+        if cache is not None:
+            cache_k, cache_v = cache.k, cache.v
         for i, layer in enumerate(self.model.layers):
-            layer_cache = None if cache is None else (cache.k[i], cache.v[i], cache.end)
+            layer_cache = None if cache is None else (cache_k[i], cache_v[i], cache.end)
             x, new_kv = layer(x, cos, sin, key_mask, layer_cache)
-            if new_kv is not None:
-                ks.append(new_kv[0])
-                vs.append(new_kv[1])
+            if new_kv is not None:  # in-place slot update of the stacked cache (no per-step copy)
+                cache_k = jax.lax.dynamic_update_slice(cache_k, new_kv[0][None], (i, 0, cache.end, 0, 0))
+                cache_v = jax.lax.dynamic_update_slice(cache_v, new_kv[1][None], (i, 0, cache.end, 0, 0))
         x = self.model.norm(x)
         if cache is None:
             return x, None
-        return x, KVCache(k=jnp.stack(ks), v=jnp.stack(vs), mask=new_mask, end=cache.end + t)
+        return x, KVCache(k=cache_k, v=cache_v, mask=new_mask, end=cache.end + t)
 
     def logits(self, hidden: jax.Array) -> jax.Array:
         """Vocabulary logits (float32) from final hidden states [..., E]."""

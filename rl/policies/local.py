@@ -68,7 +68,10 @@ def sampling_logprobs(logits: jax.Array, temperature: jax.Array, top_k: jax.Arra
 
 def sample_tokens(key: jax.Array, logits: jax.Array, temperature, top_k, top_p) -> tuple[jax.Array, jax.Array]:
     """(token [B], log-prob [B]) under the sampling distribution (see module docstring for greedy)."""
-    logp = sampling_logprobs(logits, temperature, top_k, top_p)
+    filtered = (top_k > 0) | (top_p < 1.0)  # the vocabulary sort only when top-k/top-p is on
+    logp = jax.lax.cond(filtered, lambda x: sampling_logprobs(x, temperature, top_k, top_p),
+                        lambda x: jax.nn.log_softmax(x.astype(jnp.float32) / jnp.where(temperature > 0, temperature,
+                                                                                         1.0), axis=-1), logits)
     sampled = jax.random.categorical(key, logp, axis=-1)
     greedy = jnp.argmax(logits, axis=-1)
     tokens = jnp.where(temperature > 0, sampled, greedy).astype(jnp.int32)
@@ -76,6 +79,52 @@ def sample_tokens(key: jax.Array, logits: jax.Array, temperature, top_k, top_p) 
     lp = jnp.where(temperature > 0, jnp.take_along_axis(logp, tokens[:, None], axis=-1)[:, 0],
                    jnp.take_along_axis(plain, tokens[:, None], axis=-1)[:, 0])
     return tokens, lp
+
+
+# Every trace of the sampler program, (batch, prompt, new) per entry: one entry = one compile.
+# The program is shared by every LocalPolicy with the same architecture (graphdef is a static arg).
+_TRACES: list[tuple[int, int, int]] = []
+
+
+@functools.partial(jax.jit, static_argnames=("graphdef", "new_bucket", "pad_id"))
+def _generate_program(graphdef, state, tokens, mask, active, stop_ids, max_new, temperature, top_k, top_p, key,
+                      *, new_bucket: int, pad_id: int):
+    """Prefill + while_loop decode. Returns (tokens [B, N], logprobs [B, N], lengths [B], hit_stop [B])."""
+    _TRACES.append((tokens.shape[0], tokens.shape[1], new_bucket))
+    log.info("LocalPolicy: compiling sampler for batch=%d prompt=%d new=%d (program #%d in this process)",
+             tokens.shape[0], tokens.shape[1], new_bucket, len(_TRACES))
+    model = nnx.merge(graphdef, state)
+    bsz, plen = tokens.shape
+    cache = model.init_cache(bsz, plen + new_bucket)
+    positions = positions_from_mask(mask)
+    hidden, cache = model.hidden_states(tokens, positions, mask, cache)
+    logits = model.logits(hidden[:, -1])
+    next_pos = jnp.sum(mask, axis=-1).astype(jnp.int32)
+    out_tokens = jnp.full((bsz, new_bucket), pad_id, jnp.int32)
+    out_lp = jnp.zeros((bsz, new_bucket), jnp.float32)
+    carry = (jnp.int32(0), logits, cache, next_pos, ~active, jnp.zeros(bsz, bool), jnp.zeros(bsz, jnp.int32),
+             out_tokens, out_lp)
+
+    def cond(c):
+        step, _, _, _, done, *_ = c
+        return (step < max_new) & ~jnp.all(done)
+
+    def body(c):
+        step, logits, cache, pos, done, hit_stop, lengths, out_tokens, out_lp = c
+        tok, lp = sample_tokens(jax.random.fold_in(key, step), logits, temperature, top_k, top_p)
+        live = ~done
+        tok = jnp.where(live, tok, pad_id)
+        out_tokens = jax.lax.dynamic_update_slice(out_tokens, tok[:, None], (0, step))
+        out_lp = jax.lax.dynamic_update_slice(out_lp, jnp.where(live, lp, 0.0)[:, None], (0, step))
+        lengths = lengths + live.astype(jnp.int32)
+        is_stop = live & jnp.any(tok[:, None] == stop_ids[None, :], axis=-1)
+        hit_stop = hit_stop | is_stop
+        hidden, cache = model.hidden_states(tok[:, None], pos[:, None], live[:, None], cache)
+        logits = model.logits(hidden[:, 0])
+        return (step + 1, logits, cache, pos + 1, done | is_stop, hit_stop, lengths, out_tokens, out_lp)
+
+    _, _, _, _, _, hit_stop, lengths, out_tokens, out_lp = jax.lax.while_loop(cond, body, carry)
+    return out_tokens, out_lp, lengths, hit_stop
 
 
 @dataclasses.dataclass
@@ -94,7 +143,8 @@ class LocalPolicy:
 
     def __init__(self, model: Qwen3ForCausalLM, tokenizer: ChatTokenizer, *,
                  batch_buckets: Sequence[int] = DEFAULT_BATCH_BUCKETS, min_prompt_bucket: int = 64,
-                 min_new_tokens_bucket: int = 16):
+                 min_new_tokens_bucket: int = 16, stop_token_ids: Sequence[int] | None = None):
+        """stop_token_ids: ids that end a row (default: the tokenizer's eos ids; [] = never stop early)."""
         if not batch_buckets or any(b < 1 for b in batch_buckets):
             raise ValueError(f"batch_buckets must be positive integers, got {batch_buckets!r}")
         self.tokenizer = tokenizer
@@ -103,11 +153,11 @@ class LocalPolicy:
         self.min_prompt_bucket = int(min_prompt_bucket)
         self.min_new_tokens_bucket = int(min_new_tokens_bucket)
         self._graphdef, self._state = nnx.split(model)
-        self._eos = jnp.asarray(tokenizer.eos_token_ids, jnp.int32)
-        self._compiled_shapes: list[tuple[int, int, int]] = []
+        self.stop_token_ids = tuple(int(i) for i in (tokenizer.eos_token_ids if stop_token_ids is None
+                                                     else stop_token_ids))
+        self._stop_ids = jnp.asarray(self.stop_token_ids, jnp.int32).reshape(-1)
+        self._compiles = 0
         self._calls = 0
-        self._generate = jax.jit(functools.partial(self._generate_impl, self._graphdef),
-                                 static_argnames=("new_bucket",))
 
     # -- construction ----------------------------------------------------------------------------
 
@@ -143,49 +193,9 @@ class LocalPolicy:
 
     @property
     def compile_count(self) -> int:
-        """Number of sampler programs traced/compiled so far (one per distinct bucket shape)."""
-        return len(self._compiled_shapes)
-
-    # -- the jitted program ----------------------------------------------------------------------
-
-    def _generate_impl(self, graphdef, state, tokens, mask, active, max_new, temperature, top_k, top_p, key,
-                       *, new_bucket: int):
-        """Prefill + while_loop decode. Runs once per traced shape (counts compiles)."""
-        self._compiled_shapes.append((tokens.shape[0], tokens.shape[1], new_bucket))
-        log.info("LocalPolicy: compiling sampler for batch=%d prompt=%d new=%d (program #%d)",
-                 tokens.shape[0], tokens.shape[1], new_bucket, len(self._compiled_shapes))
-        model = nnx.merge(graphdef, state)
-        bsz, plen = tokens.shape
-        cache = model.init_cache(bsz, plen + new_bucket)
-        positions = positions_from_mask(mask)
-        hidden, cache = model.hidden_states(tokens, positions, mask, cache)
-        logits = model.logits(hidden[:, -1])
-        next_pos = jnp.sum(mask, axis=-1).astype(jnp.int32)
-        out_tokens = jnp.full((bsz, new_bucket), self.tokenizer.pad_token_id, jnp.int32)
-        out_lp = jnp.zeros((bsz, new_bucket), jnp.float32)
-        carry = (jnp.int32(0), logits, cache, next_pos, ~active, jnp.zeros(bsz, bool), jnp.zeros(bsz, jnp.int32),
-                 out_tokens, out_lp)
-
-        def cond(c):
-            step, _, _, _, done, *_ = c
-            return (step < max_new) & ~jnp.all(done)
-
-        def body(c):
-            step, logits, cache, pos, done, hit_eos, lengths, out_tokens, out_lp = c
-            tok, lp = sample_tokens(jax.random.fold_in(key, step), logits, temperature, top_k, top_p)
-            live = ~done
-            tok = jnp.where(live, tok, self.tokenizer.pad_token_id)
-            out_tokens = jax.lax.dynamic_update_slice(out_tokens, tok[:, None], (0, step))
-            out_lp = jax.lax.dynamic_update_slice(out_lp, jnp.where(live, lp, 0.0)[:, None], (0, step))
-            lengths = lengths + live.astype(jnp.int32)
-            is_eos = live & jnp.any(tok[:, None] == self._eos[None, :], axis=-1)
-            hit_eos = hit_eos | is_eos
-            hidden, cache = model.hidden_states(tok[:, None], pos[:, None], live[:, None], cache)
-            logits = model.logits(hidden[:, 0])
-            return (step + 1, logits, cache, pos + 1, done | is_eos, hit_eos, lengths, out_tokens, out_lp)
-
-        _, _, _, _, _, hit_eos, lengths, out_tokens, out_lp = jax.lax.while_loop(cond, body, carry)
-        return out_tokens, out_lp, lengths, hit_eos
+        """Number of sampler programs this policy's calls compiled (one per new bucket shape; a
+        program already compiled for an identical architecture in this process is reused)."""
+        return self._compiles
 
     # -- host side -------------------------------------------------------------------------------
 
@@ -227,20 +237,26 @@ class LocalPolicy:
             tokens[i, plen - len(p):] = p
             mask[i, plen - len(p):] = True
         active = np.arange(bsz) < n
-        out_tokens, out_lp, lengths, hit_eos = self._generate(
-            self._state, jnp.asarray(tokens), jnp.asarray(mask), jnp.asarray(active), jnp.int32(max_new),
-            jnp.float32(sampling.temperature), jnp.int32(sampling.top_k), jnp.float32(sampling.top_p), key,
-            new_bucket=new_bucket)
+        traces = len(_TRACES)
+        out_tokens, out_lp, lengths, hit_eos = _generate_program(
+            self._graphdef, self._state, jnp.asarray(tokens), jnp.asarray(mask), jnp.asarray(active),
+            self._stop_ids, jnp.int32(max_new), jnp.float32(sampling.temperature), jnp.int32(sampling.top_k),
+            jnp.float32(sampling.top_p), key, new_bucket=new_bucket, pad_id=int(self.tokenizer.pad_token_id))
+        self._compiles += len(_TRACES) - traces
         out_tokens, out_lp, lengths, hit_eos = jax.device_get((out_tokens, out_lp, lengths, hit_eos))
         return [Generation(completion_ids=[int(t) for t in out_tokens[i, :lengths[i]]],
                            logprobs=[float(x) for x in out_lp[i, :lengths[i]]],
                            finish_reason=FINISH_STOP if hit_eos[i] else FINISH_LENGTH) for i in range(n)]
 
+    def _text(self, g: Generation) -> str:
+        ids = g.completion_ids[:-1] if g.finish_reason == FINISH_STOP else g.completion_ids
+        return self.tokenizer.decode(ids)
+
     def complete(self, conversations: Sequence[Conversation], sampling: SamplingParams) -> list[Completion]:
         """Chat-template each conversation, sample, and return completions with ids and log-probs."""
         prompts = self.tokenizer.encode_conversations(conversations)
         gens = self.generate_ids(prompts, sampling)
-        return [Completion(text=self.tokenizer.decode_completion(g.completion_ids), prompt_ids=list(p),
+        return [Completion(text=self._text(g), prompt_ids=list(p),
                            completion_ids=g.completion_ids, logprobs=g.logprobs, finish_reason=g.finish_reason)
                 for p, g in zip(prompts, gens)]
 

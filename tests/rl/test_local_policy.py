@@ -3,16 +3,18 @@ per-row stopping, bucketing/compile bounds."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import jax.numpy as jnp
 import numpy as np
 import pytest
 import torch
+from flax import nnx
 
 from rl.models import hf_io
 from rl.models.qwen3 import positions_from_mask
 from rl.policies.base import FINISH_LENGTH, FINISH_STOP, SamplingParams
 from rl.policies.local import LocalPolicy
-from rl.tokenizer import ChatTokenizer
 
 CONVERSATIONS = [
     [{"role": "user", "content": "Step 3. ☺ go"}],
@@ -66,16 +68,21 @@ def _ref_sampling_logprobs(logits: np.ndarray, temperature: float, top_k: int, t
     return out
 
 
-_MODELS: dict = {}
+_FORWARD: dict = {}
 
 
-def _full_forward_logits(tiny_ckpt, prompt_ids, completion_ids) -> np.ndarray:
-    """Logits predicting each completion token, from one no-cache forward over prompt + completion."""
-    model = _MODELS.setdefault(str(tiny_ckpt), hf_io.load_model(tiny_ckpt)) if str(tiny_ckpt) not in _MODELS \
-        else _MODELS[str(tiny_ckpt)]
-    seq = np.asarray(prompt_ids + completion_ids)[None]
-    mask = jnp.ones(seq.shape, bool)
-    logits = np.asarray(model(jnp.asarray(seq), positions_from_mask(mask), mask))[0]
+def _full_forward_logits(tiny_ckpt, prompt_ids, completion_ids, length: int = 96) -> np.ndarray:
+    """Logits predicting each completion token, from one no-cache forward over prompt + completion
+    (right-padded to `length` so one jitted program serves every sequence)."""
+    if str(tiny_ckpt) not in _FORWARD:
+        _FORWARD[str(tiny_ckpt)] = (hf_io.load_model(tiny_ckpt), nnx.jit(lambda m, i, p, a: m(i, p, a)))
+    model, forward = _FORWARD[str(tiny_ckpt)]
+    seq = list(prompt_ids) + list(completion_ids)
+    assert len(seq) <= length
+    ids = np.zeros((1, length), np.int32)
+    ids[0, :len(seq)] = seq
+    mask = jnp.asarray(np.arange(length)[None] < len(seq))
+    logits = np.asarray(forward(model, jnp.asarray(ids), positions_from_mask(mask), mask))[0]
     n = len(prompt_ids)
     return logits[n - 1:n - 1 + len(completion_ids)]
 
@@ -104,12 +111,13 @@ def test_local_policy__greedy_reports_plain_logprobs(policy, tiny_ckpt):
 
 
 def test_local_policy__stops_each_row_at_its_own_stop_token(tiny_ckpt):
-    base = LocalPolicy.from_pretrained(tiny_ckpt, batch_buckets=(4,), min_prompt_bucket=64)
+    base = LocalPolicy.from_pretrained(tiny_ckpt, batch_buckets=(4,), min_prompt_bucket=64, stop_token_ids=[])
     greedy = base.complete(CONVERSATIONS, SamplingParams(temperature=0.0, max_new_tokens=16))
     # Make the 4th greedy token of conversation 0 a stop token; rows stop at its first occurrence.
     stop = greedy[0].completion_ids[3]
-    tok = ChatTokenizer(base.tokenizer.hf, eos_token_ids=[stop])
-    policy = LocalPolicy(hf_io.load_model(tiny_ckpt), tok, batch_buckets=(4,), min_prompt_bucket=64)
+    tok = base.tokenizer
+    policy = LocalPolicy(hf_io.load_model(tiny_ckpt), tok, batch_buckets=(4,), min_prompt_bucket=64,
+                         stop_token_ids=[stop])
     out = policy.complete(CONVERSATIONS, SamplingParams(temperature=0.0, max_new_tokens=16))
     for i, (g, c) in enumerate(zip(greedy, out)):
         ids = g.completion_ids
@@ -123,8 +131,9 @@ def test_local_policy__stops_each_row_at_its_own_stop_token(tiny_ckpt):
 def test_local_policy__batch_composition_and_chunking_do_not_change_greedy_output(tiny_ckpt, policy):
     """Left padding, batch padding and chunking above the largest bucket are invisible to each row;
     and varying batch/prompt sizes compile a bounded number of programs."""
+    # A new-token bucket (32) no other test uses, so these programs are compiled here and counted.
     small = LocalPolicy.from_pretrained(tiny_ckpt, batch_buckets=(2, 4), min_prompt_bucket=64,
-                                        min_new_tokens_bucket=16)
+                                        min_new_tokens_bucket=32)
     sampling = SamplingParams(temperature=0.0, max_new_tokens=10)
     alone = [small.complete([c], sampling)[0].completion_ids for c in CONVERSATIONS]
     assert small.compile_count == 1, f"three single prompts of different lengths compiled {small.compile_count}"
@@ -153,3 +162,27 @@ def test_local_policy__prompt_beyond_context_is_a_clear_error(policy):
     too_long = [{"role": "user", "content": "UP " * 5000}]
     with pytest.raises(ValueError, match="context"):
         policy.complete([too_long], SamplingParams(max_new_tokens=4))
+
+
+def test_local_policy__update_model_swaps_weights_without_recompiling(policy, tiny_ckpt):
+    sampling = SamplingParams(temperature=0.0, max_new_tokens=8)
+    before = [c.completion_ids for c in policy.complete(CONVERSATIONS, sampling)]
+    compiles = policy.compile_count
+    original = policy.model
+    changed = hf_io.load_model(tiny_ckpt)
+    changed.model.layers[1].mlp.down_proj.kernel[...] = -changed.model.layers[1].mlp.down_proj.kernel[...] * 3
+    try:
+        policy.update_model(changed)
+        after = [c.completion_ids for c in policy.complete(CONVERSATIONS, sampling)]
+        fresh = LocalPolicy(changed, policy.tokenizer, batch_buckets=(4,), min_prompt_bucket=64)
+        assert after == [c.completion_ids for c in fresh.complete(CONVERSATIONS, sampling)], \
+            "updated policy differs from a fresh policy on the new weights"
+        assert after != before, "new weights did not change greedy output"
+        assert policy.compile_count == compiles, "update_model caused a recompile"
+    finally:
+        policy.update_model(original)
+    untied = hf_io.model_from_tensors(  # a different architecture is refused
+        dataclasses.replace(original.config, tie_word_embeddings=False),
+        {**hf_io.model_tensors(original), "lm_head.weight": hf_io.model_tensors(original)["model.embed_tokens.weight"]})
+    with pytest.raises(ValueError, match="same architecture"):
+        policy.update_model(untied)
