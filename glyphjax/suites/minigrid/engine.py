@@ -150,6 +150,7 @@ class TaskConfig:
 
 
 def fresh_state(cfg: TaskConfig, lv: Level) -> MiniGridState:
+    """Initial state from a generated level."""
     z2 = jnp.zeros((2,), jnp.int32)
     return MiniGridState(
         **init_state_fields(),

@@ -44,16 +44,52 @@ def rect(h: int, w: int, r0, c0, r1, c1) -> jax.Array:
     return (r >= r0) & (r < r1) & (c >= c0) & (c < c1)
 
 
-def randint(key, lo, hi):
-    """Uniform int in [lo, hi) (Farama `_rand_int`)."""
-    return jax.random.randint(key, (), lo, hi, dtype=I32)
+class Rnd:
+    """A stream of uniform draws from one threefry call (a generator needs < 128 numbers): keeps
+    the reset graph small (compile time) and cheap when vmapped over thousands of envs."""
+
+    def __init__(self, key, n: int = 128):
+        self.key, sub = jax.random.split(key)
+        self.u = jax.random.uniform(sub, (n,))
+        self.i = 0
+
+    def uniform(self):
+        if self.i >= self.u.shape[0]:
+            raise RuntimeError("level generator used more random draws than its Rnd holds")
+        x = self.u[self.i]
+        self.i += 1
+        return x
+
+    def randint(self, lo, hi):
+        """Uniform int in [lo, hi) (Farama `_rand_int`); bounds may be traced."""
+        lo, hi = jnp.asarray(lo, I32), jnp.asarray(hi, I32)
+        v = lo + jnp.floor(self.uniform() * (hi - lo)).astype(I32)
+        return jnp.clip(v, lo, jnp.maximum(hi - 1, lo))
+
+    def bernoulli(self):
+        return self.uniform() < 0.5
+
+    def perm(self, m: int):
+        """A uniformly random permutation of range(m)."""
+        u = jnp.stack([self.uniform() for _ in range(m)])
+        return jnp.argsort(u).astype(I32)
+
+    def index(self, mask):
+        """A uniformly random True index of a flat bool mask (one draw: k-th True by cumsum)."""
+        flat = mask.reshape(-1)
+        cnt = jnp.cumsum(flat.astype(I32))
+        k = jnp.floor(self.uniform() * cnt[-1]).astype(I32)
+        return jnp.argmax(cnt > k).astype(I32)
 
 
-def sample_rc(key, mask) -> jax.Array:
+def randint(rnd, lo, hi):
+    return rnd.randint(lo, hi)
+
+
+def sample_rc(rnd, mask) -> jax.Array:
     """A uniformly random True cell of mask -> int32[2] (row, col)."""
     w = mask.shape[1]
-    u = jax.random.uniform(key, mask.shape)
-    idx = jnp.argmax(jnp.where(mask, u, -1.0).reshape(-1)).astype(I32)
+    idx = rnd.index(mask)
     return jnp.stack([idx // w, idx % w])
 
 
@@ -62,34 +98,32 @@ def not_at(mask, pos):
     return mask & ~((r == pos[0]) & (c == pos[1]))
 
 
-def place_obj(key, grid, item, region, agent=None):
+def place_obj(rnd, grid, item, region, agent=None):
     """Farama `place_obj`: a random empty cell of region (not the agent's) gets item."""
     mask = region & (grid == EMPTY)
     if agent is not None:
         mask = not_at(mask, agent)
-    p = sample_rc(key, mask)
+    p = sample_rc(rnd, mask)
     return grid.at[p[0], p[1]].set(item), p
 
 
-def place_agent(key, grid, region, facing_free: bool = False):
+def place_agent(rnd, grid, region, facing_free: bool = False):
     """Farama `place_agent`: random empty cell of region, random direction. With facing_free
     (RoomGrid), the cell in front must be empty floor or wall (pos and direction drawn jointly)."""
-    k1, k2 = jax.random.split(key)
     free = region & (grid == EMPTY)
     if not facing_free:
-        return sample_rc(k1, free), randint(k2, 0, 4)
+        return sample_rc(rnd, free), rnd.randint(0, 4)
     h, w = grid.shape
     pad = jnp.pad(grid, 1, constant_values=WALL)
     fronts = jnp.stack([pad[1:-1, 2:], pad[2:, 1:-1], pad[1:-1, :-2], pad[:-2, 1:-1]])  # [4, h, w]
     ok = free[None] & ((fronts == EMPTY) | (fronts == WALL))
-    u = jax.random.uniform(k1, ok.shape)
-    idx = jnp.argmax(jnp.where(ok, u, -1.0).reshape(-1)).astype(I32)
+    idx = rnd.index(ok)
     d, rest = idx // (h * w), idx % (h * w)
     return jnp.stack([rest // w, rest % w]), d
 
 
-def rand_color(key):
-    return randint(key, 0, NCOL)
+def rand_color(rnd):
+    return rnd.randint(0, NCOL)
 
 
 def item(typ, color):
@@ -127,62 +161,60 @@ def obj_mission(c):
 
 # --- Empty, FourRooms, DoorKey, DistShift, LavaGap --------------------------------------------------
 def gen_empty(size: int, random_start: bool):
-    def gen(key):
+    def gen(rnd):
         g = walled(size, size).at[size - 2, size - 2].set(GOAL)
         if random_start:
-            pos, d = place_agent(key, g, rect(size, size, 0, 0, size, size))
+            pos, d = place_agent(rnd, g, rect(size, size, 0, 0, size, size))
         else:
             pos, d = jnp.array([1, 1], I32), 0
         return lvl(g, pos, d)
     return gen
 
 
-def gen_fourrooms(key):
+def gen_fourrooms(rnd):
     size = 19
-    g = np.array(walled_np(size, size))
+    g = walled_np(size, size)
     g[9, :] = WALL
     g[:, 9] = WALL
     g = jnp.asarray(g)
-    ks = jax.random.split(key, 6)
     # one gap per wall segment (Farama: pos = rand_int(yT + 1, yB) etc.)
-    g = g.at[randint(ks[0], 1, 9), 9].set(EMPTY).at[randint(ks[1], 10, 18), 9].set(EMPTY)
-    g = g.at[9, randint(ks[2], 1, 9)].set(EMPTY).at[9, randint(ks[3], 10, 18)].set(EMPTY)
+    g = g.at[rnd.randint(1, 9), 9].set(EMPTY).at[rnd.randint(10, 18), 9].set(EMPTY)
+    g = g.at[9, rnd.randint(1, 9)].set(EMPTY).at[9, rnd.randint(10, 18)].set(EMPTY)
     allr = rect(size, size, 0, 0, size, size)
-    pos, d = place_agent(ks[4], g, allr)
-    g, _ = place_obj(ks[5], g, GOAL, allr, agent=pos)
+    pos, d = place_agent(rnd, g, allr)
+    g, _ = place_obj(rnd, g, GOAL, allr, agent=pos)
     return lvl(g, pos, d)
 
 
 def gen_doorkey(size: int):
-    def gen(key):
-        ks = jax.random.split(key, 4)
+    def gen(rnd):
         g = walled(size, size).at[size - 2, size - 2].set(GOAL)
-        split = randint(ks[0], 2, size - 2)
+        split = rnd.randint(2, size - 2)
         r, c = iota(size, size)
         g = jnp.where(c == split, WALL, g)
-        pos, d = place_agent(ks[1], g, c < split)
-        door_row = randint(ks[2], 1, size - 2)
+        pos, d = place_agent(rnd, g, c < split)
+        door_row = rnd.randint(1, size - 2)
         g = g.at[door_row, split].set(pack(DOOR, 4, LOCKED))  # yellow locked door
-        g, _ = place_obj(ks[3], g, item(KEY, 4), c < split, agent=pos)
+        g, _ = place_obj(rnd, g, item(KEY, 4), c < split, agent=pos)
         return lvl(g, pos, d)
     return gen
 
 
 def gen_distshift(strip2_row: int):
-    def gen(key):
+    def gen(rnd):
         h, w = 7, 9
-        g = walled(h, w).at[1, w - 2].set(GOAL)
-        for i in range(w - 6):
-            g = g.at[1, 3 + i].set(LAVA).at[strip2_row, 3 + i].set(LAVA)
-        return lvl(g, jnp.array([1, 1], I32), 0)
+        g = walled_np(h, w)
+        g[1, w - 2] = GOAL
+        g[1, 3: w - 3] = LAVA
+        g[strip2_row, 3: w - 3] = LAVA
+        return lvl(jnp.asarray(g), jnp.array([1, 1], I32), 0)
     return gen
 
 
 def gen_lavagap(size: int):
-    def gen(key):
-        k1, k2 = jax.random.split(key)
+    def gen(rnd):
         g = walled(size, size).at[size - 2, size - 2].set(GOAL)
-        gc, gr = randint(k1, 2, size - 2), randint(k2, 1, size - 1)
+        gc, gr = rnd.randint(2, size - 2), rnd.randint(1, size - 1)
         r, c = iota(size, size)
         g = jnp.where((c == gc) & (r >= 1) & (r <= size - 2), LAVA, g)
         g = g.at[gr, gc].set(EMPTY)
@@ -195,17 +227,16 @@ def gen_crossing(size: int, n: int, obstacle: int, easy: bool = False):
     """Farama Lava/SimpleCrossing: n random rivers (vertical at even columns, horizontal at even
     rows), a random monotone path of openings from the top-left to the goal. With `easy`
     (no Farama counterpart; our `simplecrossing-easy-*`): every river segment between two crossing
-    rivers gets an opening, so any monotone route works."""
+    rivers (or the border) gets an opening, so any monotone route works."""
     cand = [(0, i) for i in range(2, size - 2, 2)] + [(1, j) for j in range(2, size - 2, 2)]
     m = len(cand)
     cand_dir = jnp.array([d for d, _ in cand], I32)
     cand_at = jnp.array([p for _, p in cand], I32)
     big = 10 * size
 
-    def gen(key):
-        ks = jax.random.split(key, 3 + 2 * n + 2 * m * (n + 1))
+    def gen(rnd):
         g = walled(size, size).at[size - 2, size - 2].set(GOAL)
-        perm = jax.random.permutation(ks[0], m)
+        perm = rnd.perm(m)
         chosen = jnp.zeros((m,), bool).at[perm[:n]].set(True)
         sel_v = chosen & (cand_dir == 0)  # vertical river: a column
         sel_h = chosen & (cand_dir == 1)  # horizontal river: a row
@@ -214,54 +245,54 @@ def gen_crossing(size: int, n: int, obstacle: int, easy: bool = False):
         inner = (r >= 1) & (r <= size - 2) & (c >= 1) & (c <= size - 2)
         col_hit = jnp.any(sel_v[:, None, None] & (c[None] == cand_at[:, None, None]), axis=0)
         row_hit = jnp.any(sel_h[:, None, None] & (r[None] == cand_at[:, None, None]), axis=0)
-        g = jnp.where(inner & (col_hit | row_hit), obstacle, g)
+        river = inner & (col_hit | row_hit)
+        g = jnp.where(river, obstacle, g)
         vs = jnp.sort(jnp.where(sel_v, cand_at, big))
         hs = jnp.sort(jnp.where(sel_h, cand_at, big))
         idx = jnp.arange(m)
         lim_v = jnp.concatenate([jnp.zeros((1,), I32), jnp.where(idx < nv, vs, size - 1),
-                                 jnp.full((1,), size - 1, I32)])  # x limits (columns)
+                                 jnp.full((1,), size - 1, I32)])  # column limits
         lim_h = jnp.concatenate([jnp.zeros((1,), I32), jnp.where(idx < nh, hs, size - 1),
-                                 jnp.full((1,), size - 1, I32)])  # y limits (rows)
+                                 jnp.full((1,), size - 1, I32)])  # row limits
         if not easy:
-            order = jax.random.permutation(ks[1], n)
+            order = rnd.perm(n)
             room_i, room_j = I32(0), I32(0)
             for step in range(n):
                 cross_v = order[step] < nv  # cross a vertical river (move right)
-                kk = ks[3 + 2 * step]
-                row_h = randint(kk, lim_h[room_j] + 1, lim_h[room_j + 1])
-                col_v = randint(ks[4 + 2 * step], lim_v[room_i] + 1, lim_v[room_i + 1])
+                row_h = rnd.randint(lim_h[room_j] + 1, lim_h[room_j + 1])
+                col_v = rnd.randint(lim_v[room_i] + 1, lim_v[room_i + 1])
                 rr = jnp.where(cross_v, row_h, lim_h[room_j + 1])
                 cc = jnp.where(cross_v, lim_v[room_i + 1], col_v)
                 g = g.at[rr, cc].set(EMPTY)
                 room_i = room_i + cross_v.astype(I32)
                 room_j = room_j + (~cross_v).astype(I32)
         else:
-            kk = 3 + 2 * n
-            for a in range(m):
-                for seg in range(n + 1):
-                    # vertical river a (if chosen): opening in row segment seg
-                    rr = randint(ks[kk], lim_h[seg] + 1, jnp.maximum(lim_h[seg + 1], lim_h[seg] + 2))
-                    cc = randint(ks[kk + 1], lim_v[seg] + 1, jnp.maximum(lim_v[seg + 1], lim_v[seg] + 2))
-                    kk += 2
-                    use_v = sel_v[a] & (seg <= nh)
-                    use_h = sel_h[a] & (seg <= nv)
-                    g = g.at[jnp.where(use_v, rr, 0), jnp.where(use_v, cand_at[a], 0)].set(
-                        jnp.where(use_v, EMPTY, g[0, 0]))
-                    g = g.at[jnp.where(use_h, cand_at[a], 0), jnp.where(use_h, cc, 0)].set(
-                        jnp.where(use_h, EMPTY, g[0, 0]))
+            # one opening per (river, segment): segment k of a vertical river lies between row
+            # limits k and k+1 (k <= nh), of a horizontal river between column limits k and k+1.
+            # A random offset in [0, 1) scaled into each segment gives every opening in one pass.
+            offs = jnp.stack([rnd.uniform() for _ in range(n + 1)])
+            lo_r, hi_r = lim_h[: n + 1] + 1, lim_h[1: n + 2]
+            lo_c, hi_c = lim_v[: n + 1] + 1, lim_v[1: n + 2]
+            open_r = jnp.clip(lo_r + jnp.floor(offs * (hi_r - lo_r)).astype(I32), lo_r, hi_r - 1)
+            open_c = jnp.clip(lo_c + jnp.floor(offs * (hi_c - lo_c)).astype(I32), lo_c, hi_c - 1)
+            seg_ok_v = jnp.arange(n + 1) <= nh
+            seg_ok_h = jnp.arange(n + 1) <= nv
+            hole_v = jnp.any(seg_ok_v[:, None, None] & (r[None] == open_r[:, None, None]), axis=0) & col_hit
+            hole_h = jnp.any(seg_ok_h[:, None, None] & (c[None] == open_c[:, None, None]), axis=0) & row_hit
+            g = jnp.where(river & ~(col_hit & row_hit) & (hole_v | hole_h), EMPTY, g)
         return lvl(g, jnp.array([1, 1], I32), 0)
     return gen
 
 
 # --- Dynamic obstacles -------------------------------------------------------------------------------
 def gen_dynamic_obstacles(size: int, n_obstacles: int):
-    def gen(key):
+    def gen(rnd):
         g = walled(size, size).at[size - 2, size - 2].set(GOAL)
         pos = jnp.array([1, 1], I32)
         allr = rect(size, size, 0, 0, size, size)
         obs = []
-        for k in jax.random.split(key, n_obstacles):
-            g, p = place_obj(k, g, pack(OBSTACLE, BLUE), allr, agent=pos)
+        for _ in range(n_obstacles):
+            g, p = place_obj(rnd, g, pack(OBSTACLE, BLUE), allr, agent=pos)
             obs.append(p)
         return lvl(g, pos, 0, obstacles=jnp.stack(obs))
     return gen
@@ -272,26 +303,29 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
     """Farama MultiRoom: a chain of n rooms (sides 4..max_size including walls), each next room
     entered by a door on a random wall (not the entry wall) of the previous one; up to 8 tries per
     room; a layout that stops short is redrawn. Here `attempts` layouts are drawn in parallel and
-    the first complete one is kept (all 48 fail with negligible probability; the test certifies
-    complete layouts on the seeds it checks). Door colours: random, never the previous door's."""
+    the first complete one is kept (all fail with negligible probability; the tests certify
+    complete layouts on the seeds they check). Door colours: random, never the previous door's."""
     tries = 9 * n_rooms
 
     def one_layout(key):
-        k1, k2, kl = jax.random.split(key, 3)
+        u0 = jax.random.uniform(key, (2,))
         st = dict(
             rooms=jnp.zeros((n_rooms, 4), I32),  # top_row, top_col, size_rows, size_cols
             doors=jnp.zeros((n_rooms, 2), I32),  # entry door (row, col) of each room
             count=I32(0), last_wall=I32(2),  # entry wall of the last placed room
-            wall=I32(2), epos=jnp.stack([randint(k1, 0, size - 2), randint(k2, 0, size - 2)]),  # (x, y)
+            wall=I32(2), epos=jnp.floor(u0 * (size - 2)).astype(I32),  # (x, y)
             fails=I32(0), stopped=jnp.bool_(False))
 
         def body(t, st):
-            ks = jax.random.split(jax.random.fold_in(kl, t), 7)
+            u = jax.random.uniform(jax.random.fold_in(key, t + 1), (7,))
+
+            def ri(k, lo, hi):
+                return jnp.clip(lo + jnp.floor(u[k] * (hi - lo)).astype(I32), lo, jnp.maximum(hi - 1, lo))
             count, wall, x, y = st["count"], st["wall"], st["epos"][0], st["epos"][1]
-            sx, sy = randint(ks[0], 4, max_size + 1), randint(ks[1], 4, max_size + 1)
+            sx, sy = ri(0, 4, max_size + 1), ri(1, 4, max_size + 1)
             first = count == 0
-            rx_ = randint(ks[2], x - sx + 2, x)
-            ry_ = randint(ks[3], y - sy + 2, y)
+            rx_ = ri(2, x - sx + 2, x)
+            ry_ = ri(3, y - sy + 2, y)
             top_x = jnp.where(first, x, jnp.select([wall == 0, wall == 1, wall == 2], [x - sx + 1, rx_, x], rx_))
             top_y = jnp.where(first, y, jnp.select([wall == 0, wall == 1, wall == 2], [ry_, y - sy + 1, ry_], y))
             ok = (top_x >= 0) & (top_y >= 0) & (top_x + sx <= size) & (top_y + sy < size)
@@ -310,9 +344,9 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
             # draw the exit of the last placed room for the next try
             cur = rooms[jnp.maximum(count2 - 1, 0)]
             cy, cx, ch, cw = cur[0], cur[1], cur[2], cur[3]
-            pick = randint(ks[4], 0, 3)
+            pick = ri(4, 0, 3)
             exit_wall = jnp.where(pick >= last_wall, pick + 1, pick)
-            oy, ox = randint(ks[5], 1, ch - 1), randint(ks[6], 1, cw - 1)
+            oy, ox = ri(5, 1, ch - 1), ri(6, 1, cw - 1)
             ex = jnp.select([exit_wall == 0, exit_wall == 2], [cx + cw - 1, cx], cx + ox)
             ey = jnp.select([exit_wall == 1, exit_wall == 3], [cy + ch - 1, cy], cy + oy)
             keep = ~active | (first & ~ok)
@@ -323,32 +357,24 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
         st = jax.lax.fori_loop(0, tries, body, st)
         return st["rooms"], st["doors"], st["count"]
 
-    def gen(key):
-        ka, kb = jax.random.split(key)
-        rooms, doors, counts = jax.vmap(one_layout)(jax.random.split(ka, attempts))
+    def gen(rnd):
+        rooms, doors, counts = jax.vmap(one_layout)(jax.random.split(rnd.key, attempts))
         best = jnp.argmax(counts >= n_rooms)
         rooms, doors = rooms[best], doors[best]
-        g = jnp.zeros((size, size), I32)
         r, c = iota(size, size)
-        ks = jax.random.split(kb, n_rooms + 2)
+        ty, tx, sy, sx = (rooms[:, k][:, None, None] for k in range(4))
+        inside = (r[None] >= ty) & (r[None] < ty + sy) & (c[None] >= tx) & (c[None] < tx + sx)
+        border = inside & ((r[None] == ty) | (r[None] == ty + sy - 1) | (c[None] == tx) | (c[None] == tx + sx - 1))
+        g = jnp.where(jnp.any(border, axis=0), WALL, EMPTY).astype(I32)
         prev_color = I32(-1)
-        for i in range(n_rooms):
-            ty, tx, sy, sx = rooms[i, 0], rooms[i, 1], rooms[i, 2], rooms[i, 3]
-            inside = (r >= ty) & (r < ty + sy) & (c >= tx) & (c < tx + sx)
-            border = inside & ((r == ty) | (r == ty + sy - 1) | (c == tx) | (c == tx + sx - 1))
-            g = jnp.where(border, WALL, g)
-            if i > 0:
-                col = randint(ks[i], 0, NCOL - 1)
-                col = jnp.where((prev_color >= 0) & (col >= prev_color), col + 1, col)
-                col = jnp.where(prev_color < 0, randint(ks[i], 0, NCOL), col)
-                g = g.at[doors[i, 0], doors[i, 1]].set(pack(DOOR, col, CLOSED))
-                prev_color = col
-        first = rooms[0]
-        reg0 = rect(size, size, first[0], first[1], first[0] + first[2], first[1] + first[3])
-        pos, d = place_agent(ks[-2], g, reg0)
-        last = rooms[n_rooms - 1]
-        regl = rect(size, size, last[0], last[1], last[0] + last[2], last[1] + last[3])
-        g, _ = place_obj(ks[-1], g, GOAL, regl, agent=pos)
+        for i in range(1, n_rooms):
+            col = rnd.randint(0, NCOL - 1) if i > 1 else rnd.randint(0, NCOL)
+            if i > 1:
+                col = jnp.where(col >= prev_color, col + 1, col)
+            g = g.at[doors[i, 0], doors[i, 1]].set(pack(DOOR, col, CLOSED))
+            prev_color = col
+        pos, d = place_agent(rnd, g, inside[0])
+        g, _ = place_obj(rnd, g, GOAL, inside[n_rooms - 1], agent=pos)
         return lvl(g, pos, d)
     return gen
 
@@ -363,16 +389,18 @@ class RoomGrid:
         self.h, self.w = (rs - 1) * nr + 1, (rs - 1) * nc + 1
         self.centre = jnp.array([(nr // 2) * (rs - 1) + rs // 2, (nc // 2) * (rs - 1) + rs // 2], I32)
 
-    def base(self, key):
+    def base(self, rnd):
         g = np.zeros((self.h, self.w), np.int32)
         g[:: self.rs - 1, :] = WALL
         g[:, :: self.rs - 1] = WALL
-        k1, k2 = jax.random.split(key)
         # door slot on the right wall (a row) and on the bottom wall (a column) of every room
-        right_rows = jax.random.randint(k1, (self.nr, self.nc), 1, self.rs - 1) + \
-            (jnp.arange(self.nr)[:, None] * (self.rs - 1))
-        bottom_cols = jax.random.randint(k2, (self.nr, self.nc), 1, self.rs - 1) + \
-            (jnp.arange(self.nc)[None, :] * (self.rs - 1))
+        right_rows = np.zeros((self.nr, self.nc), object)
+        bottom_cols = np.zeros((self.nr, self.nc), object)
+        for j in range(self.nr):
+            for i in range(self.nc):
+                top, left = j * (self.rs - 1), i * (self.rs - 1)
+                right_rows[j, i] = rnd.randint(top + 1, top + self.rs - 1) if i + 1 < self.nc else None
+                bottom_cols[j, i] = rnd.randint(left + 1, left + self.rs - 1) if j + 1 < self.nr else None
         return jnp.asarray(g), (right_rows, bottom_cols)
 
     def door_pos(self, slots, i, j, k):
@@ -391,15 +419,17 @@ class RoomGrid:
         top, left = j * (self.rs - 1), i * (self.rs - 1)
         return rect(self.h, self.w, top, left, top + self.rs, left + self.rs)
 
-    def place_in_room(self, key, g, i, j, it, agent_ref):
-        """Farama `place_in_room`: random empty cell of the room, not next to the agent's cell."""
+    def far_from(self, ref):
+        """Farama `reject_next_to`: not within Manhattan distance 1 of the agent's cell."""
         r, c = iota(self.h, self.w)
-        far = (jnp.abs(r - agent_ref[0]) + jnp.abs(c - agent_ref[1])) >= 2
-        return place_obj(key, g, it, self.region(i, j) & far)
+        return (jnp.abs(r - ref[0]) + jnp.abs(c - ref[1])) >= 2
+
+    def place_in_room(self, rnd, g, i, j, it, agent_ref):
+        """Farama `place_in_room`: random empty cell of the room, not next to the agent's cell."""
+        return place_obj(rnd, g, it, self.region(i, j) & self.far_from(agent_ref))
 
     def remove_wall(self, g, i, j, k):
         top, left = j * (self.rs - 1), i * (self.rs - 1)
-        g = np.asarray(g).copy() if isinstance(g, np.ndarray) else g
         if k == 3:
             return g.at[top, left + 1: left + self.rs - 1].set(EMPTY)
         if k == 1:
@@ -419,7 +449,7 @@ class RoomGrid:
                     out.append((j * self.nc + i, (j + 1) * self.nc + i, (i, j, 1)))
         return out
 
-    def connect_all(self, key, g, slots, has_door, locked_room, start_room):
+    def connect_all(self, rnd, g, slots, has_door, locked_room, start_room):
         """Farama `connect_all`: while some room is unreachable from the start room, add a closed
         door of random colour on a uniformly random wall without a door whose rooms are not locked."""
         walls = self.walls()
@@ -428,23 +458,27 @@ class RoomGrid:
         wb = jnp.array([b for _, b, _ in walls], I32)
         pos = jnp.stack([self.door_pos(slots, *ijk) for _, _, ijk in walls])
         cand_ok = ~locked_room[wa] & ~locked_room[wb]
+        u = jnp.stack([rnd.uniform() for _ in range(2 * len(walls))]).reshape(len(walls), 2)
+
+        oa = jax.nn.one_hot(wa, n, dtype=jnp.float32)  # [walls, rooms]
+        ob = jax.nn.one_hot(wb, n, dtype=jnp.float32)
 
         def body(t, carry):
             g, has = carry
-            reach = jnp.zeros((n,), bool).at[start_room].set(True)
-            for _ in range(n):
-                ra = reach[wa] & has
-                rb = reach[wb] & has
-                reach = reach.at[wb].max(ra).at[wa].max(rb)
-            done = jnp.all(reach)
-            k = jax.random.fold_in(key, t)
-            k1, k2 = jax.random.split(k)
+            hw = has.astype(jnp.float32)[:, None]
+            adj = (oa * hw).T @ ob
+            adj = adj + adj.T  # rooms joined by a door or an opening
+            reach = jax.nn.one_hot(start_room, n, dtype=jnp.float32)
+            for _ in range(n - 1):
+                reach = jnp.minimum(reach + adj @ reach, 1.0)
+            done = jnp.all(reach > 0)
             cand = ~has & cand_ok
-            u = jax.random.uniform(k1, cand.shape)
-            pick = jnp.argmax(jnp.where(cand, u, -1.0))
+            cnt = jnp.cumsum(cand.astype(I32))
+            pick = jnp.argmax(cnt > jnp.floor(u[t, 0] * cnt[-1]).astype(I32))
             add = ~done & jnp.any(cand)
             p = pos[pick]
-            cell = jnp.where(add, pack(DOOR, rand_color(k2), CLOSED), g[p[0], p[1]])
+            color = jnp.minimum(jnp.floor(u[t, 1] * NCOL).astype(I32), NCOL - 1)
+            cell = jnp.where(add, pack(DOOR, color, CLOSED), g[p[0], p[1]])
             return g.at[p[0], p[1]].set(cell), has.at[pick].set(has[pick] | add)
 
         g, _ = jax.lax.fori_loop(0, len(walls), body, (g, has_door))
@@ -467,36 +501,33 @@ def gen_keycorridor(s: int, rows: int):
     into a random right room holding a ball (the target), its key in a random left room."""
     rg = RoomGrid(s, rows, 3)
 
-    def gen(key):
-        ks = jax.random.split(key, 10)
-        g, slots = rg.base(ks[0])
+    def gen(rnd):
+        g, slots = rg.base(rnd)
         has = jnp.zeros((len(rg.walls()),), bool)
         for j in range(1, rows):
             g = rg.remove_wall(g, 1, j, 3)
             has = has.at[rg.wall_index(1, j, 3)].set(True)
-        room_idx = randint(ks[1], 0, rows)
-        door_color = rand_color(ks[2])
-        ball_color = rand_color(ks[3])
-        key_row = randint(ks[4], 0, rows)
+        room_idx = rnd.randint(0, rows)
+        door_color = rand_color(rnd)
+        ball_color = rand_color(rnd)
+        key_row = rnd.randint(0, rows)
         locked_room = jnp.zeros((3 * rows,), bool)
+        reg_ball = jnp.zeros((rg.h, rg.w), bool)
+        reg_key = jnp.zeros((rg.h, rg.w), bool)
         for j in range(rows):  # static loop over candidate rooms, selected by room_idx
             p = rg.door_pos(slots, 2, j, 2)
             sel = room_idx == j
             g = g.at[p[0], p[1]].set(jnp.where(sel, pack(DOOR, door_color, LOCKED), g[p[0], p[1]]))
             has = has.at[rg.wall_index(2, j, 2)].set(has[rg.wall_index(2, j, 2)] | sel)
             locked_room = locked_room.at[j * 3 + 2].set(sel)
-        ball = item(BALL, ball_color)
-        reg_ball = jnp.zeros((rg.h, rg.w), bool)
-        reg_key = jnp.zeros((rg.h, rg.w), bool)
-        for j in range(rows):
-            reg_ball = reg_ball | (rg.region(2, j) & (room_idx == j))
+            reg_ball = reg_ball | (rg.region(2, j) & sel)
             reg_key = reg_key | (rg.region(0, j) & (key_row == j))
-        r, c = iota(rg.h, rg.w)
-        far = (jnp.abs(r - rg.centre[0]) + jnp.abs(c - rg.centre[1])) >= 2
-        g, _ = place_obj(ks[5], g, ball, reg_ball & far)
-        g, _ = place_obj(ks[6], g, item(KEY, door_color), reg_key & far)
-        pos, d = place_agent(ks[7], g, rg.region(1, rows // 2), facing_free=True)
-        g = rg.connect_all(ks[8], g, slots, has, locked_room, start_room=(rows // 2) * 3 + 1)
+        ball = item(BALL, ball_color)
+        far = rg.far_from(rg.centre)
+        g, _ = place_obj(rnd, g, ball, reg_ball & far)
+        g, _ = place_obj(rnd, g, item(KEY, door_color), reg_key & far)
+        pos, d = place_agent(rnd, g, rg.region(1, rows // 2), facing_free=True)
+        g = rg.connect_all(rnd, g, slots, has, locked_room, start_room=(rows // 2) * 3 + 1)
         return lvl(g, pos, d, mission=obj_mission(ball), target_item=ball)
     return gen
 
@@ -507,26 +538,25 @@ def gen_unlock(kind: str):
     (the target); blocked adds a ball right in front of the door on the agent's side."""
     rg = RoomGrid(6, 1, 2)
 
-    def gen(key):
-        ks = jax.random.split(key, 8)
-        g, slots = rg.base(ks[0])
-        box = item(BOX, rand_color(ks[1]))
+    def gen(rnd):
+        g, slots = rg.base(rnd)
+        box = item(BOX, rand_color(rnd))
         if kind != "unlock":
-            g, _ = rg.place_in_room(ks[2], g, 1, 0, box, rg.centre)
-        door_color = rand_color(ks[3])
+            g, _ = rg.place_in_room(rnd, g, 1, 0, box, rg.centre)
+        door_color = rand_color(rnd)
         p = rg.door_pos(slots, 0, 0, 0)
         g = g.at[p[0], p[1]].set(pack(DOOR, door_color, LOCKED))
         if kind == "blocked":
-            g = g.at[p[0], p[1] - 1].set(item(BALL, rand_color(ks[4])))
-        g, _ = rg.place_in_room(ks[5], g, 0, 0, item(KEY, door_color), rg.centre)
-        pos, d = place_agent(ks[6], g, rg.region(0, 0), facing_free=True)
+            g = g.at[p[0], p[1] - 1].set(item(BALL, rand_color(rnd)))
+        g, _ = rg.place_in_room(rnd, g, 0, 0, item(KEY, door_color), rg.centre)
+        pos, d = place_agent(rnd, g, rg.region(0, 0), facing_free=True)
         if kind == "unlock":
             return lvl(g, pos, d)
         return lvl(g, pos, d, mission=obj_mission(box), target_item=box)
     return gen
 
 
-def _om_door(rg, key, g, slots, i, j, k, color, locked, key_in_box, blocked, agent_ref):
+def _om_door(rg, rnd, g, slots, i, j, k, color, locked, key_in_box, blocked, agent_ref):
     """Farama ObstructedMaze `add_door`: door k of room (i, j); a green ball in front of it on the
     room's side if blocked; if locked, its key (inside a blue box if key_in_box) in room (i, j)."""
     p = rg.door_pos(slots, i, j, k)
@@ -538,7 +568,7 @@ def _om_door(rg, key, g, slots, i, j, k, color, locked, key_in_box, blocked, age
         obj = item(KEY, color)
         if key_in_box:
             obj = pack(BOX, BLUE, 0, obj)
-        g, _ = rg.place_in_room(key, g, i, j, obj, agent_ref)
+        g, _ = rg.place_in_room(rnd, g, i, j, obj, agent_ref)
     return g
 
 
@@ -547,14 +577,13 @@ def gen_obstructed_1d(key_in_box: bool, blocked: bool):
     maybe in a blue box), maybe blocked by a green ball; the red ball is in the other room."""
     rg = RoomGrid(6, 1, 2)
 
-    def gen(key):
-        ks = jax.random.split(key, 6)
-        g, slots = rg.base(ks[0])
-        colors = jax.random.permutation(ks[1], NCOL)
-        g = _om_door(rg, ks[2], g, slots, 0, 0, 0, colors[0], True, key_in_box, blocked, rg.centre)
+    def gen(rnd):
+        g, slots = rg.base(rnd)
+        colors = rnd.perm(NCOL)
+        g = _om_door(rg, rnd, g, slots, 0, 0, 0, colors[0], True, key_in_box, blocked, rg.centre)
         ball = item(BALL, RED)
-        g, _ = rg.place_in_room(ks[3], g, 1, 0, ball, rg.centre)
-        pos, d = place_agent(ks[4], g, rg.region(0, 0), facing_free=True)
+        g, _ = rg.place_in_room(rnd, g, 1, 0, ball, rg.centre)
+        pos, d = place_agent(rnd, g, rg.region(0, 0), facing_free=True)
         return lvl(g, pos, d, mission=obj_mission(ball), target_item=ball)
     return gen
 
@@ -567,35 +596,32 @@ def gen_obstructed_full(agent_room, key_in_box: bool, blocked: bool, quarters: i
     side = [(2, 1), (1, 2), (0, 1), (1, 0)][:quarters]
     corners = [(2, 0), (2, 2), (0, 2), (0, 0)][:quarters]
 
-    def gen(key):
-        ks = jax.random.split(key, 4 + 3 * quarters)
-        g, slots = rg.base(ks[0])
-        colors = jax.random.permutation(ks[1], NCOL)
+    def gen(rnd):
+        g, slots = rg.base(rnd)
+        colors = rnd.perm(NCOL)
         for i, (si, sj) in enumerate(side):
-            g = _om_door(rg, ks[4 + 3 * i], g, slots, 1, 1, i, colors[i], False, key_in_box, blocked, rg.centre)
-            for n, kk in enumerate((-1, 1)):
-                g = _om_door(rg, ks[5 + 3 * i + n], g, slots, si, sj, (i + kk) % 4, colors[(i + kk) % NCOL],
+            g = _om_door(rg, rnd, g, slots, 1, 1, i, colors[i], False, key_in_box, blocked, rg.centre)
+            for kk in (-1, 1):
+                g = _om_door(rg, rnd, g, slots, si, sj, (i + kk) % 4, colors[(i + kk) % NCOL],
                              True, key_in_box, blocked, rg.centre)
-        which = randint(ks[2], 0, quarters)
+        which = rnd.randint(0, quarters)
         reg = jnp.zeros((rg.h, rg.w), bool)
         for n, (ci, cj) in enumerate(corners):
             reg = reg | (rg.region(ci, cj) & (which == n))
-        r, c = iota(rg.h, rg.w)
-        far = (jnp.abs(r - rg.centre[0]) + jnp.abs(c - rg.centre[1])) >= 2
         ball = item(BALL, RED)
-        g, _ = place_obj(ks[3], g, ball, reg & far)
-        pos, d = place_agent(jax.random.fold_in(key, 7), g, rg.region(*agent_room), facing_free=True)
+        g, _ = place_obj(rnd, g, ball, reg & rg.far_from(rg.centre))
+        pos, d = place_agent(rnd, g, rg.region(*agent_room), facing_free=True)
         return lvl(g, pos, d, mission=obj_mission(ball), target_item=ball)
     return gen
 
 
 # --- LockedRoom, RedBlueDoors ----------------------------------------------------------------------
-def gen_lockedroom(key):
+def gen_lockedroom(rnd):
     """Farama LockedRoom (19x19): a hallway between six rooms with doors of six different colours;
     one room (locked) holds the goal, its key lies in another room."""
     size = 19
     lw, rw = size // 2 - 2, size // 2 + 2
-    g = np.array(walled_np(size, size))
+    g = walled_np(size, size)
     g[:, lw] = g[:, rw] = WALL
     rooms = []
     for n in range(3):
@@ -605,10 +631,9 @@ def gen_lockedroom(key):
         rooms.append((j, 0, (j + 3, lw)))
         rooms.append((j, rw, (j + 3, rw)))
     g = jnp.asarray(g)
-    ks = jax.random.split(key, 6)
-    locked = randint(ks[0], 0, 6)
-    colors = jax.random.permutation(ks[1], NCOL)
-    key_room = randint(ks[2], 0, 5)
+    locked = rnd.randint(0, 6)
+    colors = rnd.perm(NCOL)
+    key_room = rnd.randint(0, 5)
     key_room = jnp.where(key_room >= locked, key_room + 1, key_room)
     room_w, room_h = lw + 1, size // 3 + 1
     goal_reg = jnp.zeros((size, size), bool)
@@ -618,54 +643,51 @@ def gen_lockedroom(key):
         interior = rect(size, size, top + 1, left + 1, top + room_h - 1, left + room_w - 1)
         goal_reg = goal_reg | (interior & (locked == n))
         key_reg = key_reg | (interior & (key_room == n))
-    gp = sample_rc(ks[3], goal_reg)
+    gp = sample_rc(rnd, goal_reg)
     g = g.at[gp[0], gp[1]].set(GOAL)
-    kp = sample_rc(ks[4], key_reg)
+    kp = sample_rc(rnd, key_reg)
     g = g.at[kp[0], kp[1]].set(item(KEY, colors[locked]))
-    pos, d = place_agent(ks[5], g, rect(size, size, 0, lw, size, rw))
+    pos, d = place_agent(rnd, g, rect(size, size, 0, lw, size, rw))
     return lvl(g, pos, d, mission=colors[locked] * NCOL + colors[key_room])
 
 
 def gen_redbluedoors(size: int):
     """Farama RedBlueDoors: a size x size room in the middle of a 2size-wide grid, a red door in
     its left wall and a blue door in its right wall at random heights."""
-    def gen(key):
+    def gen(rnd):
         h, w = size, 2 * size
-        g = np.zeros((h, w), np.int32)
-        g[0, :] = g[-1, :] = g[:, 0] = g[:, -1] = WALL
+        g = walled_np(h, w)
         q = size // 2
         g[0, q: q + size] = g[-1, q: q + size] = WALL
         g[:, q] = g[:, q + size - 1] = WALL
         g = jnp.asarray(g)
-        ks = jax.random.split(key, 3)
-        pos, d = place_agent(ks[0], g, rect(h, w, 0, q, size, q + size))
-        red = jnp.stack([randint(ks[1], 1, size - 1), I32(q)])
-        blue = jnp.stack([randint(ks[2], 1, size - 1), I32(q + size - 1)])
+        pos, d = place_agent(rnd, g, rect(h, w, 0, q, size, q + size))
+        red = jnp.stack([rnd.randint(1, size - 1), I32(q)])
+        blue = jnp.stack([rnd.randint(1, size - 1), I32(q + size - 1)])
         g = g.at[red[0], red[1]].set(pack(DOOR, RED, CLOSED)).at[blue[0], blue[1]].set(pack(DOOR, BLUE, CLOSED))
         return lvl(g, pos, d, target=red, aux=blue)
     return gen
 
 
 # --- object rooms: Fetch, GoToDoor, GoToObject, PutNear, Playground ---------------------------------
-def _distinct_items(key, n, types):
+def _distinct_items(rnd, n, types):
     """n distinct (type, colour) pairs, uniformly (Farama: redraw duplicates)."""
     combos = jnp.array([item(t, c) for t in types for c in range(NCOL)], I32)
-    return combos[jax.random.permutation(key, combos.shape[0])[:n]]
+    return combos[rnd.perm(combos.shape[0])[:n]]
 
 
 def gen_fetch(size: int, n: int):
-    def gen(key):
-        ks = jax.random.split(key, 2 * n + 3)
+    def gen(rnd):
         g = walled(size, size)
         allr = rect(size, size, 0, 0, size, size)
         objs = []
-        for i in range(n):
-            t = jnp.where(randint(ks[2 * i], 0, 2) == 0, KEY, BALL)
-            it = item(t, rand_color(ks[2 * i + 1]))
-            g, _ = place_obj(jax.random.fold_in(ks[2 * i], 1), g, it, allr)
+        for _ in range(n):
+            t = jnp.where(rnd.bernoulli(), KEY, BALL)
+            it = item(t, rand_color(rnd))
+            g, _ = place_obj(rnd, g, it, allr)
             objs.append(it)
-        pos, d = place_agent(ks[-3], g, allr)
-        target = jnp.stack(objs)[randint(ks[-2], 0, n)]
+        pos, d = place_agent(rnd, g, allr)
+        target = jnp.stack(objs)[rnd.randint(0, n)]
         return lvl(g, pos, d, mission=obj_mission(target), target_item=target)
     return gen
 
@@ -673,39 +695,37 @@ def gen_fetch(size: int, n: int):
 def gen_gotodoor(size: int):
     """Farama GoToDoor: a room of random size 5..size in the top-left corner of the grid, one door
     of a distinct colour in each wall; the mission names one door."""
-    def gen(key):
-        ks = jax.random.split(key, 10)
-        w, h = randint(ks[0], 5, size + 1), randint(ks[1], 5, size + 1)
+    def gen(rnd):
+        w, h = rnd.randint(5, size + 1), rnd.randint(5, size + 1)
         r, c = iota(size, size)
         inside = (r < h) & (c < w)
-        g = jnp.where(inside & ((r == 0) | (r == h - 1) | (c == 0) | (c == w - 1)), WALL, EMPTY)
+        g = jnp.where(inside & ((r == 0) | (r == h - 1) | (c == 0) | (c == w - 1)), WALL, EMPTY).astype(I32)
         doors = jnp.stack([
-            jnp.stack([I32(0), randint(ks[2], 2, w - 2)]),
-            jnp.stack([h - 1, randint(ks[3], 2, w - 2)]),
-            jnp.stack([randint(ks[4], 2, h - 2), I32(0)]),
-            jnp.stack([randint(ks[5], 2, h - 2), w - 1]),
+            jnp.stack([I32(0), rnd.randint(2, w - 2)]),
+            jnp.stack([h - 1, rnd.randint(2, w - 2)]),
+            jnp.stack([rnd.randint(2, h - 2), I32(0)]),
+            jnp.stack([rnd.randint(2, h - 2), w - 1]),
         ])
-        colors = jax.random.permutation(ks[6], NCOL)[:4]
+        colors = rnd.perm(NCOL)[:4]
         for i in range(4):
             g = g.at[doors[i, 0], doors[i, 1]].set(pack(DOOR, colors[i], CLOSED))
-        pos, d = place_agent(ks[7], g, inside)
-        t = randint(ks[8], 0, 4)
+        pos, d = place_agent(rnd, g, inside)
+        t = rnd.randint(0, 4)
         return lvl(g, pos, d, mission=colors[t], target=doors[t])
     return gen
 
 
 def gen_gotoobject(size: int, n: int):
-    def gen(key):
-        ks = jax.random.split(key, n + 3)
+    def gen(rnd):
         g = walled(size, size)
         allr = rect(size, size, 0, 0, size, size)
-        items = _distinct_items(ks[0], n, (KEY, BALL, BOX))
+        items = _distinct_items(rnd, n, (KEY, BALL, BOX))
         ps = []
         for i in range(n):
-            g, p = place_obj(ks[1 + i], g, items[i], allr)
+            g, p = place_obj(rnd, g, items[i], allr)
             ps.append(p)
-        pos, d = place_agent(ks[-2], g, allr)
-        t = randint(ks[-1], 0, n)
+        pos, d = place_agent(rnd, g, allr)
+        t = rnd.randint(0, n)
         return lvl(g, pos, d, mission=obj_mission(items[t]), target=jnp.stack(ps)[t], target_item=items[t])
     return gen
 
@@ -713,22 +733,21 @@ def gen_gotoobject(size: int, n: int):
 def gen_putnear(size: int, n: int):
     """Farama PutNear: n distinct objects never placed next to one another; move one (the
     target_item) next to another (the target cell)."""
-    def gen(key):
-        ks = jax.random.split(key, n + 4)
+    def gen(rnd):
         g = walled(size, size)
         allr = rect(size, size, 0, 0, size, size)
         r, c = iota(size, size)
-        items = _distinct_items(ks[0], n, (KEY, BALL, BOX))
+        items = _distinct_items(rnd, n, (KEY, BALL, BOX))
         ps = []
         for i in range(n):
             far = allr
             for p in ps:
                 far = far & ~((jnp.abs(r - p[0]) <= 1) & (jnp.abs(c - p[1]) <= 1))
-            g, p = place_obj(ks[1 + i], g, items[i], far)
+            g, p = place_obj(rnd, g, items[i], far)
             ps.append(p)
-        pos, d = place_agent(ks[-3], g, allr)
-        mv = randint(ks[-2], 0, n)
-        tg = randint(ks[-1], 0, n - 1)
+        pos, d = place_agent(rnd, g, allr)
+        mv = rnd.randint(0, n)
+        tg = rnd.randint(0, n - 1)
         tg = jnp.where(tg >= mv, tg + 1, tg)
         ps = jnp.stack(ps)
         mission = obj_mission(items[mv]) * len(OBJ_NAMES) + obj_mission(items[tg])
@@ -736,39 +755,35 @@ def gen_putnear(size: int, n: int):
     return gen
 
 
-def gen_playground(key):
+def gen_playground(rnd):
     """Farama Playground: 3x3 rooms joined by closed doors of random colours and 12 random
     objects. Farama gives no mission and never rewards; ours names one of the objects to pick up
     (picking up others is allowed) so the task can be learned and scored."""
     size = 19
     rw = size // 3
-    g = walled(size, size)
-    ks = jax.random.split(key, 40)
-    n = 0
+    g = walled_np(size, size)
+    for k in range(1, 3):
+        g[:, k * rw] = WALL
+        g[k * rw, :] = WALL
+    g = jnp.asarray(g)
     for j in range(3):
         for i in range(3):
             xl, yt = i * rw, j * rw
             xr, yb = xl + rw, yt + rw
             if i + 1 < 3:
-                g = g.at[yt: yt + rw, xr].set(WALL)
-                y = randint(ks[n], yt + 1, yb - 1)
-                g = g.at[y, xr].set(pack(DOOR, rand_color(ks[n + 1]), CLOSED))
-                n += 2
+                y = rnd.randint(yt + 1, yb - 1)
+                g = g.at[y, xr].set(pack(DOOR, rand_color(rnd), CLOSED))
             if j + 1 < 3:
-                g = g.at[yb, xl: xl + rw].set(WALL)
-                x = randint(ks[n], xl + 1, xr - 1)
-                g = g.at[yb, x].set(pack(DOOR, rand_color(ks[n + 1]), CLOSED))
-                n += 2
+                x = rnd.randint(xl + 1, xr - 1)
+                g = g.at[yb, x].set(pack(DOOR, rand_color(rnd), CLOSED))
     allr = rect(size, size, 0, 0, size, size)
-    pos, d = place_agent(ks[n], g, allr)
+    pos, d = place_agent(rnd, g, allr)
     objs = []
-    kk = jax.random.split(ks[n + 1], 36)
-    for i in range(12):
-        t = KEY + randint(kk[3 * i], 0, 3)
-        it = item(t, rand_color(kk[3 * i + 1]))
-        g, _ = place_obj(kk[3 * i + 2], g, it, allr, agent=pos)
+    for _ in range(12):
+        it = item(KEY + rnd.randint(0, 3), rand_color(rnd))
+        g, _ = place_obj(rnd, g, it, allr, agent=pos)
         objs.append(it)
-    target = jnp.stack(objs)[randint(ks[n + 2], 0, 12)]
+    target = jnp.stack(objs)[rnd.randint(0, 12)]
     return lvl(g, pos, d, mission=obj_mission(target), target_item=target)
 
 
@@ -777,26 +792,26 @@ def gen_memory(size: int):
     """Farama Memory (fixed length): a start room with a green key or ball (the cue), a hallway,
     and at its end a green key and a green ball above and below; stepping next to the matching
     one succeeds, next to the other fails."""
-    def gen(key):
-        h = w = size
-        mid = h // 2
-        upper, lower = mid - 2, mid + 2
-        end = w - 3
-        g = np.array(walled_np(h, w))
-        for i in range(1, 5):
-            g[upper, i] = g[lower, i] = WALL
-        g[upper + 1, 4] = g[lower - 1, 4] = WALL
-        for i in range(5, end):
-            g[upper + 1, i] = g[lower - 1, i] = WALL
-        for j in range(h):
-            if j != mid:
-                g[j, end] = WALL
-            g[j, end + 2] = WALL
-        g = jnp.asarray(g)
-        ks = jax.random.split(key, 3)
-        pos = jnp.stack([I32(mid), randint(ks[0], 1, end + 1)])
-        cue_is_key = jax.random.bernoulli(ks[1])
-        top_is_key = jax.random.bernoulli(ks[2])
+    h = w = size
+    mid = h // 2
+    upper, lower = mid - 2, mid + 2
+    end = w - 3
+    base = walled_np(h, w)
+    for i in range(1, 5):
+        base[upper, i] = base[lower, i] = WALL
+    base[upper + 1, 4] = base[lower - 1, 4] = WALL
+    for i in range(5, end):
+        base[upper + 1, i] = base[lower - 1, i] = WALL
+    for j in range(h):
+        if j != mid:
+            base[j, end] = WALL
+        base[j, end + 2] = WALL
+
+    def gen(rnd):
+        g = jnp.asarray(base)
+        pos = jnp.stack([I32(mid), rnd.randint(1, end + 1)])
+        cue_is_key = rnd.bernoulli()
+        top_is_key = rnd.bernoulli()
         kg, bg = item(KEY, GREEN), item(BALL, GREEN)
         g = g.at[mid - 1, 1].set(jnp.where(cue_is_key, kg, bg))
         g = g.at[mid - 2, end + 1].set(jnp.where(top_is_key, kg, bg))
@@ -807,5 +822,3 @@ def gen_memory(size: int):
         return lvl(g, pos, 0, target=jnp.where(match_top, up_cell, down_cell),
                    aux=jnp.where(match_top, down_cell, up_cell))
     return gen
-
-

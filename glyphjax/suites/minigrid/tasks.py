@@ -63,7 +63,7 @@ class MiniGrid(Env):
         )
 
     def _reset(self, key, params) -> MiniGridState:
-        return fresh_state(self.cfg, self.cfg.generator(key))
+        return fresh_state(self.cfg, self.cfg.generator(L.Rnd(key)))
 
     def _step(self, key, state, action, params):
         return engine_step(self.cfg, key, state, action)
