@@ -148,7 +148,8 @@ class Platformer(Env):
         new_x = jnp.where(move_now & ok, ex, state.enemies[:, 1])
         new_dir = jnp.where(move_now & ~ok, -state.enemy_dir, state.enemy_dir)
         touch = state.enemy_alive & (er == r) & (new_x == c)
-        crossed = state.enemy_alive & (er == r) & (new_x == state.pos[1]) & (state.enemies[:, 1] == c)
+        crossed = state.enemy_alive & (er == r) & (er == state.pos[0]) & (new_x == state.pos[1]) & \
+            (state.enemies[:, 1] == c) & (new_x != c)  # swapped cells with a walking enemy
         stomp = touch & falling
         killed_by = jnp.any((touch & ~falling) | crossed)
         alive = state.enemy_alive & ~stomp
