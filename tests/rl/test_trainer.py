@@ -100,3 +100,11 @@ def test_train__tiny_random_model_learns_arrow_1_from_chance(tmp_path):
     assert np.mean(returns[:2]) < 0.5, f"should start near chance 0.25: {returns}"
     assert max(np.mean(returns[i:i + 3]) for i in range(len(returns) - 2)) >= 0.9, \
         f"dummy/arrow-1 mean return never reached 0.9 (3-update window): {returns}"
+
+
+def test_snake_figures__trailing_means_cross_batch_boundaries_and_peak_needs_a_full_window():
+    from eval.snake_figures import peak_and_final, trailing_means
+    np.testing.assert_allclose(trailing_means([[1, 0], [1, 1]], window=3), [0.5, 2 / 3])
+    assert peak_and_final([[1, 1], [0, 0]], window=2) == (1.0, 0.0)
+    # the first point (2 rollouts < window 3) cannot be the peak even though it is the largest
+    assert peak_and_final([[1, 1], [0, 0], [0, 0]], window=3) == (pytest.approx(1 / 3), 0.0)
