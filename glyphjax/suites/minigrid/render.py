@@ -112,18 +112,24 @@ def view_cells(grid: jax.Array, pos: jax.Array, d: jax.Array) -> jax.Array:
 def visibility(cells: jax.Array) -> jax.Array:
     """bool[7, 7] Farama `process_vis`: from the agent's cell, sight spreads sideways along a row
     through see-through cells (rightwards first, then leftwards) and one row further forward to
-    the three cells ahead of every visible see-through cell."""
+    the three cells ahead of every visible see-through cell.
+
+    Within a row the two sweeps are closed forms: cell i is reached rightwards from a seen cell
+    k <= i when no opaque cell lies in [k, i-1], leftwards from k >= i when none lies in [i+1, k]
+    (counted with a prefix sum), so each row costs two tiny matrix products."""
     n = VIEW
     clear = see_behind(cells)
+    k = jnp.arange(n)[:, None]
+    i = jnp.arange(n)[None, :]
     mask_row = jnp.zeros((n,), bool).at[n // 2].set(True)
     rows = []
     for j in range(n - 1, -1, -1):
-        m = mask_row
         t = clear[j]
-        for _ in range(n - 1):  # right sweep closure
-            m = m | jnp.concatenate([jnp.zeros((1,), bool), (m & t)[:-1]])
-        for _ in range(n - 1):  # left sweep closure
-            m = m | jnp.concatenate([(m & t)[1:], jnp.zeros((1,), bool)])
+        cb = jnp.concatenate([jnp.zeros((1,), jnp.int32), jnp.cumsum((~t).astype(jnp.int32))])
+        right = (k <= i) & (cb[i] - cb[k] == 0)  # [from k, to i]
+        m = jnp.any(mask_row[:, None] & right, axis=0)
+        left = (k >= i) & (cb[k + 1] - cb[i + 1] == 0)
+        m = m | jnp.any(m[:, None] & left, axis=0)
         rows.append(m)
         src = m & t
         mask_row = (src | jnp.concatenate([jnp.zeros((1,), bool), src[:-1]])

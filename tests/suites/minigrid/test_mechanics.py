@@ -302,3 +302,34 @@ def test_no_action__changes_nothing_but_time():
     for a, b in zip(jax.tree.leaves(s.replace(t=s1.t, event=s1.event)), jax.tree.leaves(s1)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
     assert float(tr.reward) == 0.0
+
+
+def _process_vis_reference(clear: np.ndarray) -> np.ndarray:
+    """Farama MiniGrid `process_vis`, ported loop for loop (view row 6 col 3 is the agent)."""
+    n = 7
+    mask = np.zeros((n, n), bool)
+    mask[6, 3] = True
+    for j in reversed(range(n)):
+        for i in range(0, n - 1):
+            if mask[j, i] and clear[j, i]:
+                mask[j, i + 1] = True
+                if j > 0:
+                    mask[j - 1, i + 1] = mask[j - 1, i] = True
+        for i in reversed(range(1, n)):
+            if mask[j, i] and clear[j, i]:
+                mask[j, i - 1] = True
+                if j > 0:
+                    mask[j - 1, i - 1] = mask[j - 1, i] = True
+    return mask
+
+
+def test_partial_view__visibility_equals_farama_process_vis_on_random_views():
+    from glyphjax.suites.minigrid.render import visibility
+    rng = np.random.default_rng(0)
+    vis = jax.jit(visibility)
+    for n in range(400):
+        cells = np.where(rng.random((7, 7)) < rng.uniform(0.05, 0.6), pack(WALL), 0).astype(np.int32)
+        cells[6, 3] = 0
+        clear = cells == 0
+        got = np.asarray(vis(jnp.asarray(cells)))
+        np.testing.assert_array_equal(got, _process_vis_reference(clear), err_msg=f"random view {n}")
