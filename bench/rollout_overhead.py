@@ -23,7 +23,7 @@ ENGINE_PHASES = ("render", "prompt", "parse", "step", "write")
 
 
 def measure(policy, episodes, sampling, harness, max_turns, repeats):
-    run_rollouts(policy, episodes[: max(1, len(episodes) // 4)], harness, sampling, max_turns=2)  # warm-up
+    run_rollouts(policy, episodes, harness, sampling, max_turns=max_turns)  # warm-up (compiles)
     timings: dict[str, float] = {}
     start = time.perf_counter()
     for _ in range(repeats):

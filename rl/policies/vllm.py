@@ -53,6 +53,11 @@ class VLLMPolicy:
     One HTTP request per conversation, at most `concurrency` in flight (the server batches them).
     `model=None` takes the server's only model. `chat_template_kwargs` is passed to the server's
     chat template (e.g. `{"enable_thinking": False}` for Qwen3 templates).
+
+    `seeded=True` sends a per-request sampling seed, (sampling.seed * 1000003 + i) mod 2^31 for
+    request i of a call. It is off by default: vLLM 0.32's CPU build kills its engine ("CPU
+    Generator does not use offset") when a seeded request's prefill is split into chunks, which
+    happens as soon as a batch of long prompts exceeds the scheduler's token budget.
     """
 
     name = "vllm"
@@ -60,7 +65,7 @@ class VLLMPolicy:
     def __init__(self, url: str = "http://127.0.0.1:8000", model: str | None = None, *,
                  concurrency: int = 64, timeout: float = 120.0, retries: int = 3,
                  backoff: float = 0.5, max_backoff: float = 8.0,
-                 chat_template_kwargs: dict | None = None, check: bool = True,
+                 chat_template_kwargs: dict | None = None, seeded: bool = False, check: bool = True,
                  sleep: Callable[[float], None] = time.sleep):
         if concurrency < 1:
             raise ValueError("vllm policy: concurrency must be >= 1")
@@ -80,6 +85,7 @@ class VLLMPolicy:
         self.backoff = backoff
         self.max_backoff = max_backoff
         self.chat_template_kwargs = dict(chat_template_kwargs or {})
+        self.seeded = seeded
         self.max_model_len: int | None = None
         self._sleep = sleep
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=concurrency,
@@ -170,9 +176,9 @@ class VLLMPolicy:
             "top_logprobs": 0,
             "return_token_ids": True,
             "return_tokens_as_token_ids": True,
-            # One seed per request: fixed by (sampling.seed, position in the batch).
-            "seed": (sampling.seed * 1_000_003 + index) % (2 ** 31),
         }
+        if self.seeded:  # one seed per request, fixed by (sampling.seed, position in the batch)
+            body["seed"] = (sampling.seed * 1_000_003 + index) % (2 ** 31)
         if sampling.top_k:
             body["top_k"] = sampling.top_k
         if self.chat_template_kwargs:
@@ -277,7 +283,7 @@ def _error_detail(e: urllib.error.HTTPError) -> str:
         return body[:500]
 
 
-CLIENT_SETTINGS = ("concurrency", "timeout", "retries", "backoff", "chat_template_kwargs")
+CLIENT_SETTINGS = ("concurrency", "timeout", "retries", "backoff", "chat_template_kwargs", "seeded")
 
 
 def make_vllm_policy(cfg: Any, url: str, model: str | None = None) -> VLLMPolicy:

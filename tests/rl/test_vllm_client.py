@@ -44,6 +44,15 @@ def test_complete__sends_sampling_params_and_token_id_extensions():
     assert body["return_tokens_as_token_ids"] is True
     assert body["chat_template_kwargs"] == {"enable_thinking": False}
     assert body["messages"] == CONV
+    assert "seed" not in body  # unseeded by default (vLLM CPU crashes on seeded chunked prefill)
+
+
+def test_seeded_policy__sends_one_seed_per_request_position():
+    with FakeOpenAIServer(echo_last) as srv:
+        pol = VLLMPolicy(srv.url, seeded=True, concurrency=1, **NO_SLEEP)
+        pol.complete([CONV, CONV, CONV], SamplingParams(max_new_tokens=8, seed=4))
+        seeds = [b["seed"] for p, b in srv.requests if p == "/v1/chat/completions"]
+    assert seeds == [4 * 1_000_003 + i for i in range(3)]
 
 
 def test_complete__keeps_batch_order_under_concurrency():

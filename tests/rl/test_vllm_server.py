@@ -130,3 +130,15 @@ def test_reload_weights__server_then_matches_the_new_checkpoint(policy, tiny_ckp
     (c,) = policy.complete(CONVS[:1], sampling)
     np.testing.assert_allclose(c.logprobs, jax_completion_logprobs(old_model, c.prompt_ids, c.completion_ids),
                                atol=1e-3, rtol=0, err_msg="after reloading the original weights")
+
+
+def test_batch_of_long_prompts__completes_with_chunked_prefill(policy):
+    """12 prompts of ~1,500 tokens exceed the scheduler's per-step token budget, so their prefill is
+    chunked: the engine must survive it (seeded requests crashed vLLM 0.32 CPU here)."""
+    long = "█░▒▓·@#$%&*+~ wall snake apple key door goal " * 40
+    convs = [[{"role": "user", "content": f"{i} {long}"}] for i in range(12)]
+    sizes = policy.count_tokens(convs)
+    assert sum(sizes) > 8192 and max(sizes) + 8 <= policy.max_model_len, sizes
+    outs = policy.complete(convs, SamplingParams(max_new_tokens=8))
+    assert [len(c.prompt_ids) for c in outs] == sizes
+    assert all(1 <= len(c.completion_ids) == len(c.logprobs) <= 8 for c in outs)
