@@ -137,8 +137,12 @@ def jumanji_steps(b: int, repeats: int) -> dict | None:
 
 
 GLYPHBENCH_SCRIPT = r"""
-import json, sys, time, statistics
+import json, os, sys, time, statistics, types
 sys.path.insert(0, sys.argv[1])
+# a bare package object, so glyphbench/__init__.py (which needs the `verifiers` package for its
+# RL integration) is not executed: only the game modules are imported
+pkg = types.ModuleType("glyphbench"); pkg.__path__ = [os.path.join(sys.argv[1], "glyphbench")]
+sys.modules["glyphbench"] = pkg
 import numpy as np
 from glyphbench.envs.classics.snake import SnakeEasyEnv, SnakeHardEnv
 out = {}
