@@ -9,8 +9,8 @@ First-click safety (our choice): mines are laid at the first REVEAL, uniformly a
 outside the clicked cell's 3x3 neighbourhood, so the first reveal is always a 0 and opens a region
 (Windows guarantees only a safe cell; a guaranteed opening removes the pure-guess start).
 
-Flood: a bounded iterative dilation (64 rounds of `revealed |= dilate8(revealed & zero) & safe`,
-static shapes; 64 >= any flood depth on 64 cells).
+Flood: a bounded iterative dilation (rounds of `revealed |= dilate8(revealed & zero) & safe` until
+nothing changes, at most 64 >= any flood depth on 64 cells; static shapes).
 
 Reward (pattern D): +1/54 per safe cell uncovered (flood included), -1 on a mine and nothing else
 that turn. The return is (safe cells uncovered)/54 - [hit a mine]: at most 1 (all safe cells),
@@ -52,12 +52,20 @@ class MinesweeperState(EnvState):
 
 
 def flood_reveal(revealed: jax.Array, cell_mask: jax.Array, mines: jax.Array) -> jax.Array:
-    """Uncover `cell_mask` (safe) and flood from every uncovered-by-this-move 0 cell."""
+    """Uncover `cell_mask` (safe) and flood from every uncovered-by-this-move 0 cell: dilation
+    rounds until nothing changes, at most 64 (>= any flood depth on 64 cells)."""
     zero = (neighbour_count8(mines) == 0) & ~mines
 
-    def body(_, r):
-        return r | (dilate(r & zero, eight=True) & ~mines)
-    new = jax.lax.fori_loop(0, SIZE * SIZE, body, cell_mask & ~mines)
+    def cond(carry):
+        i, _, changed = carry
+        return (i < SIZE * SIZE) & changed
+
+    def body(carry):
+        i, r, _ = carry
+        new = r | (dilate(r & zero, eight=True) & ~mines)
+        return i + 1, new, jnp.any(new != r)
+    start = cell_mask & ~mines
+    _, new, _ = jax.lax.while_loop(cond, body, (jnp.int32(0), start, jnp.any(start)))
     return revealed | new
 
 

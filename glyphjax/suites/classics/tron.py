@@ -9,7 +9,7 @@ when they move into the same cell (head-on).
 
 Scripted AI (deterministic given the step key): among its three non-reversing moves it prefers
 safe ones, then the one with the most free cells reachable afterwards (a bounded flood fill of
-24 rounds), avoiding cells your cycle could also enter next turn; ties broken by the key.
+16 rounds), avoiding cells your cycle could also enter next turn; ties broken by the key.
 
 Reward (pattern C, terminal): +1 if only the AI crashes, -1 if only you crash, 0 if both crash
 in the same turn or time runs out. One terminal reward -> return in [-1, 1] by construction.
@@ -28,7 +28,7 @@ from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, FLOOR, GLYPH
                                              WALL, codepoints)
 
 SIZE = 15
-FLOOD_ROUNDS = 24
+FLOOD_ROUNDS = 16
 YOU_HEAD, AI_HEAD, YOU_TRAIL, AI_TRAIL = "☺", "☻", "▞", "▚"
 GLYPHS = {**GLYPHS_COMMON, YOU_HEAD: "your light cycle", AI_HEAD: "the AI's light cycle",
           YOU_TRAIL: "your trail", AI_TRAIL: "the AI's trail"}

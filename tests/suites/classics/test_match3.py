@@ -107,3 +107,21 @@ def test_match3__golden_board():
     rows = glyphjax.render_text(ENV.card, ENV.render(s2)).grid.split("\n")
     # rows 0-3 hold random refills; rows 4-7 are determined (worked out by hand)
     assert rows[5:] == ["4 ☼♪☼♠♠♪☼♠", "5 ♪♠♪☼☼♠♪☼", "6 ♠☼♠♪♪☼♠♪", "7 ☼♪☼♠✿♪☼♠"]
+
+
+def test_match3__fast_move_check_equals_trying_every_swap():
+    from glyphjax.suites.classics.match3 import has_move, has_move_brute
+    rng = np.random.default_rng(3)
+    boards = []
+    while len(boards) < 400:  # boards without lines, sparse enough that some have no move
+        b = rng.integers(0, 6, (8, 8))
+        if not py_lines(b).any():
+            boards.append(b)
+    boards = jnp.asarray(np.array(boards), jnp.int32)
+    fast = np.asarray(jax.vmap(has_move)(boards))
+    brute = np.asarray(jax.vmap(has_move_brute)(boards))
+    assert (fast == brute).all(), f"boards {np.flatnonzero(fast != brute)[:5]}"
+    assert brute.any()
+    stuck = jnp.asarray(filler(), jnp.int32)  # no two equal gems within distance 2 in a line
+    assert not bool(has_move(stuck)) and not bool(has_move_brute(stuck))
+    assert bool(has_move(jnp.asarray(board_with_cascade(), jnp.int32)))
