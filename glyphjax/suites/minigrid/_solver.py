@@ -146,32 +146,37 @@ class Planner:
         return seen
 
     def drop_somewhere(self, avoid=()) -> bool:
-        """Put the carried item on a reachable empty floor cell that blocks nothing: a cell with
-        no door, object or goal next to it and not in `avoid`, preferring open surroundings."""
+        """Put the carried item on a reachable empty floor cell that cuts nothing off (the rest
+        of the reachable area stays reachable), preferring cells away from doors and objects."""
         if not self.carry:
             return True
         reach = self.reachable()
         h, w = self.g.shape
-        cands = []
+        tiers: list[list] = [[], [], []]
         for cell in reach:
             if self.g[cell] != EMPTY or cell == self.pos or cell in avoid:
                 continue
-            nb = [self.g[cell[0] + dr, cell[1] + dc] for dr, dc in DV
+            nb = [int(self.g[cell[0] + dr, cell[1] + dc]) for dr, dc in DV
                   if 0 <= cell[0] + dr < h and 0 <= cell[1] + dc < w]
-            if any(t_of(x) in (DOOR, GOAL, KEY, BALL, BOX) for x in nb):
-                continue
-            free = sum(int(x) == EMPTY for x in nb)
-            if free < 3:
-                continue
-            cands.append((-free, cell))
-        for _, cell in sorted(cands):
-            saved = (self.g.copy(), self.pos, self.d, self.carry, len(self.out))
-            if self.face(cell):
-                self.act(DROP)
-                if self.carry == 0:
-                    return True
-            self.g, self.pos, self.d, self.carry = saved[:4]
-            del self.out[saved[4]:]
+            free = sum(x == EMPTY for x in nb)
+            special = any(t_of(x) in (GOAL, KEY, BALL, BOX) or (t_of(x) == DOOR and st_of(x) == LOCKED) for x in nb)
+            near_door = any(t_of(x) == DOOR for x in nb)
+            tier = 0 if not (special or near_door) else (1 if not special else 2)
+            tiers[tier].append((-free, cell))
+        for tier in tiers:
+            for _, cell in sorted(tier):
+                self.g[cell] = self.carry  # would dropping here cut anything off?
+                cut = len(self.reachable()) != len(reach) - 1
+                self.g[cell] = EMPTY
+                if cut:
+                    continue
+                saved = (self.g.copy(), self.pos, self.d, self.carry, len(self.out))
+                if self.face(cell):
+                    self.act(DROP)
+                    if self.carry == 0:
+                        return True
+                self.g, self.pos, self.d, self.carry = saved[:4]
+                del self.out[saved[4]:]
         return False
 
     def fetch(self, cell) -> bool:
@@ -188,23 +193,34 @@ class Planner:
 
     # -- unlocking what stands in the way --
     def clear_one_obstacle(self) -> bool:
-        """Open one locked door next to the reachable area (fetching its key, from a box if need
-        be), or move a ball/box that blocks the approach to a door. False if nothing helps."""
+        """Make one more door usable: move a ball/box/key that blocks the only approach to a
+        door (keeping it if it is that door's key), or open a locked door next to the reachable
+        area (fetching its key, from a box if need be). False if nothing helps."""
         reach = self.reachable()
         h, w = self.g.shape
-        for door in self.find(lambda c: t_of(c) == DOOR and st_of(c) == LOCKED):
-            approach = [(door[0] + dr, door[1] + dc) for dr, dc in DV]
-            approach = [a for a in approach if 0 <= a[0] < h and 0 <= a[1] < w]
-            sides = [a for a in approach if a in reach]
-            if not sides:
-                # maybe blocked: an object on an approach cell that we can reach around
-                for a in approach:
-                    if t_of(self.g[a]) in (BALL, BOX, KEY) and any(
-                            (a[0] + dr, a[1] + dc) in reach for dr, dc in DV):
-                        if self.fetch(a) and self.drop_somewhere(avoid=set(approach)):
-                            return True
+        doors = self.find(lambda c: t_of(c) == DOOR and (c & 127) != 0)
+        doors.sort(key=lambda d: st_of(self.g[d]) == LOCKED)  # unblock plain doors first
+        for door in doors:
+            locked = st_of(self.g[door]) == LOCKED
+            if not locked and door in reach:
                 continue
             color = col_of(self.g[door])
+            approach = [(door[0] + dr, door[1] + dc) for dr, dc in DV]
+            approach = [a for a in approach if 0 <= a[0] < h and 0 <= a[1] < w]
+            if not any(a in reach for a in approach):
+                for a in approach:
+                    if t_of(self.g[a]) in (BALL, BOX, KEY) and any((a[0] + dr, a[1] + dc) in reach for dr, dc in DV):
+                        is_key = (int(self.g[a]) & 127) == (KEY | (color << 4))
+                        if not self.fetch(a):
+                            continue
+                        if is_key and locked and self.face(door):
+                            self.act(TOGGLE)
+                            return st_of(self.g[door]) == OPEN
+                        if self.drop_somewhere(avoid=set(approach) | {door}):
+                            return True
+                continue
+            if not locked:
+                continue
             keycell = self._key_for(color, reach)
             if keycell is None and not (t_of(self.carry) == KEY and col_of(self.carry) == color):
                 continue
@@ -233,7 +249,7 @@ class Planner:
             self.act(TOGGLE)  # the box turns into the key
         return self.fetch(cell)
 
-    def achieve(self, attempt, max_clears=8) -> bool:
+    def achieve(self, attempt, max_clears=24) -> bool:
         """Run attempt() (a function that returns success); on failure clear one obstacle and retry."""
         for _ in range(max_clears + 1):
             saved = (self.g.copy(), self.pos, self.d, self.carry, len(self.out))
@@ -273,7 +289,10 @@ def plan(cfg, state) -> list[int] | None:
         def open_door():
             doors = p.find(lambda c: t_of(c) == DOOR and st_of(c) == LOCKED)
             return not doors
-        ok = p.clear_one_obstacle() and open_door()
+        for _ in range(4):
+            if open_door() or not p.clear_one_obstacle():
+                break
+        ok = open_door()
     elif cfg.putnear:
         objs = p.find(lambda c: (int(c) & 127) == item)
         ok = bool(objs) and p.fetch(objs[0])
