@@ -38,7 +38,7 @@ _RAD = np.deg2rad(np.array(ANGLES, np.float64))
 VX_SUB = np.round(0.6 * _POWER[None, :] * np.cos(_RAD)[:, None] * SCALE / SUBSTEPS).astype(np.int32)
 VY_SUB = np.round(0.6 * _POWER[None, :] * np.sin(_RAD)[:, None] * SCALE / SUBSTEPS).astype(np.int32)
 
-CANNON, TARGET, TRAIL = "◭", "⊕", "∘"
+CANNON, TARGET, TRAIL = "◭", "⊗", "∘"
 GLYPHS = {EMPTY_SPACE: GLYPHS_ARCADE[EMPTY_SPACE], **GLYPHS_GROUND, CANNON: "your cannon",
           TARGET: "target", TRAIL: "path of your last shell"}
 ACTIONS = ("AIM_UP", "AIM_DOWN", "POWER_UP", "POWER_DOWN", "FIRE")

@@ -50,3 +50,5 @@ def codepoints(chars: str) -> jax.Array:
 PLAYER = "@"
 EMPTY_SPACE = " "
 GLYPHS_ARCADE = {PLAYER: "you (the player)", EMPTY_SPACE: "empty space"}
+# One meaning per glyph in the suite: `@` means "you" as in _puzzles.py (supersedes the line above).
+GLYPHS_ARCADE = {PLAYER: "you", EMPTY_SPACE: "empty space"}

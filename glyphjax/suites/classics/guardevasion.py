@@ -24,7 +24,7 @@ from glyphjax.suites.classics._arcade import EXIT, GLYPHS_EXIT, UNREACHED, bfs_d
 from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER,
                                              WALL, codepoints)
 
-GUARD, SIGHT = "♜", "░"
+GUARD, SIGHT = "♜", "∷"
 GLYPHS = {FLOOR: GLYPHS_COMMON[FLOOR], WALL: GLYPHS_COMMON[WALL], PLAYER: GLYPHS_ARCADE[PLAYER],
           GUARD: "guard (patrols back and forth)", SIGHT: "cell a guard can see", **GLYPHS_EXIT}
 ACTIONS = ("UP", "DOWN", "LEFT", "RIGHT", "WAIT")

@@ -52,7 +52,7 @@ assert N_SITES == 56, N_SITES
 # tower site -> path cells in range (bool[56, 33])
 IN_RANGE = (np.abs(SITES[:, None, :] - PATH[None, :, :]).sum(-1) <= RANGE)
 
-PATH_G, SITE, TOWER, BASE = "╍", "□", "♖", "▣"
+PATH_G, SITE, TOWER, BASE = "╍", "□", "♖", "⊞"
 ENEMIES = "➊➋➌➍➎➏➐➑➒➓"  # enemy with 1..10 hit points
 GLYPHS = {EMPTY_SPACE: GLYPHS_ARCADE[EMPTY_SPACE], PATH_G: "enemy path", SITE: "empty tower site",
           TOWER: "your tower", BASE: "your base",

@@ -92,9 +92,9 @@ def test_artillery__golden_board_before_firing():
     s, _ = _step(_state(height, [12, 22, 28], power=5), POWER_UP)
     empty = " " * 30
     expected = "\n".join([empty] * 10 + [
-        " " * 12 + "⊕" + " " * 17,
+        " " * 12 + "⊗" + " " * 17,
         "  ◭" + " " * 7 + "▒" * 10 + " " * 10,
-        "▒" * 20 + "  ⊕     ⊕ ",
+        "▒" * 20 + "  ⊗     ⊗ ",
         "▒" * 30, "▒" * 30])
     obs = glyphjax.render_text(ENV.card, RENDER(s))
     assert obs.grid == expected, f"classics/artillery step 1:\n{obs.grid}"

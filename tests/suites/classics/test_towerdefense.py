@@ -95,7 +95,7 @@ def test_towerdefense__golden_board_after_a_build_and_a_wave_start():
         "□╍□        ",
         "□╍□        ",
         "□╍□□□□□□□□□",
-        "□╍╍╍╍╍╍╍╍╍▣",
+        "□╍╍╍╍╍╍╍╍╍⊞",
         " □□□□□□□□□□",
     ])
     obs = glyphjax.render_text(ENV.card, RENDER(s))
