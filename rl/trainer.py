@@ -123,13 +123,14 @@ def validate(cfg: Any) -> Plan:
             raise ConfigError("policy=vllm needs server.url=http://HOST:PORT of a running vLLM server "
                               "(scripts/launch_vllm.py)")
         from rl.policies.vllm import PolicyServerError, make_vllm_policy
-        client = make_vllm_policy(_get(cfg, "policy"), url, _get(cfg, "server.model"))
-        try:
-            client.check_server()
+        try:  # the client may probe the server on construction; either way it is checked here
+            client = make_vllm_policy(_get(cfg, "policy"), url, _get(cfg, "server.model"))
+            try:
+                client.check_server()
+            finally:
+                client.close()
         except PolicyServerError as e:
             raise ConfigError(f"vLLM server at {url} is not usable: {e}") from None
-        finally:
-            client.close()
     return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step)
 
 
