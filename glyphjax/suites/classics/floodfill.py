@@ -1,0 +1,143 @@
+"""Flood Fill (Flood-It): recolour the top-left region to absorb its neighbours until the board
+is one colour, within the move budget.
+
+Reference (catalogue §4, §5 row 8): 8x8 / 12x12 boards, 6 colours, budget T = 25 / 35 turns
+(the episode's max_steps), actions COLOR_0..COLOR_5.
+
+Generation, fillable within the budget by construction: a uniformly random board is drawn and the
+greedy solver (each move picks the colour that absorbs the most cells, ties to the lowest colour)
+is run on it in JAX (a bounded fori_loop of T moves); if greedy does not fill it within T moves, a
+layered board is used instead: each cell gets a random 0/1 weight, its layer is the
+weight-shortest-path distance from the top-left corner (<= 2n-2 < T), and layer k is painted the
+k-th colour of a random sequence with no colour repeated twice in a row, so playing the sequence
+fills the board in at most 2n-2 moves.
+
+Reward: +absorbed/A for each move, where A = n*n - (size of the starting top-left region), so the
+return is the fraction of the cells outside the starting region absorbed: 1.0 exactly when the
+board is filled (which ends the episode), always in [0, 1] by construction. Choosing the current
+colour and NO_ACTION change nothing.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from flax import struct
+
+from glyphjax.core.registry import register
+from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
+from glyphjax.suites.classics._puzzles import flood, shift
+from glyphjax.suites.classics.common import codepoints
+
+COLOURS = "⓪①②③④⑤"
+N_COLOURS = 6
+GLYPHS = {g: f"cell of colour {i}" for i, g in enumerate(COLOURS)}
+_TABLE = codepoints(COLOURS)
+EV_FILLED = 1
+EVENTS = ("", "The whole board is one colour. You win!")
+
+
+def region_after(colours: jax.Array, region: jax.Array, c: jax.Array) -> jax.Array:
+    """The top-left region after recolouring it to colour c."""
+    return flood(region, region | (colours == c))
+
+
+def greedy_moves(colours: jax.Array, budget: int) -> jax.Array:
+    """Moves the greedy solver needs to fill the board (budget + 1 if it fails within budget)."""
+    region0 = flood(jnp.zeros_like(colours, jnp.bool_).at[0, 0].set(True), colours == colours[0, 0])
+
+    def body(i, carry):
+        colours, region, done_at = carry
+        sizes = jax.vmap(lambda c: region_after(colours, region, c).sum())(jnp.arange(N_COLOURS))
+        c = jnp.argmax(sizes)
+        colours = jnp.where(region, c, colours)
+        region = region_after(colours, region, c)
+        done_at = jnp.where((done_at > budget) & region.all(), i + 1, done_at)
+        return colours, region, done_at
+
+    _, _, done_at = jax.lax.fori_loop(0, budget, body, (colours, region0, jnp.int32(budget + 1)))
+    return jnp.where(region0.all(), 0, done_at)
+
+
+def layered_board(key: jax.Array, n: int) -> jax.Array:
+    """A board fillable in <= 2n-2 moves: colour = sequence[layer], layers from random 0/1 weights."""
+    k_w, k_seq = jax.random.split(key)
+    w = jax.random.bernoulli(k_w, 0.6, (n, n)).astype(jnp.int32).at[0, 0].set(0)
+    big = 10_000
+    dist = jnp.full((n, n), big, jnp.int32).at[0, 0].set(0)
+
+    def body(_, dist):
+        nb = jnp.minimum(jnp.minimum(shift(dist, 1, 0, big), shift(dist, -1, 0, big)),
+                         jnp.minimum(shift(dist, 0, 1, big), shift(dist, 0, -1, big)))
+        return jnp.minimum(dist, nb + w)
+
+    dist = jax.lax.fori_loop(0, 2 * n, body, dist)
+    steps = jax.random.randint(k_seq, (2 * n,), 1, N_COLOURS)
+    seq = jnp.cumsum(steps) % N_COLOURS  # consecutive colours always differ
+    return seq[jnp.clip(dist, 0, 2 * n - 1)].astype(jnp.int32)
+
+
+@struct.dataclass
+class FloodState(EnvState):
+    colours: jax.Array  # int32[n, n]
+    region: jax.Array  # bool[n, n]: the top-left region
+    to_absorb: jax.Array  # int32: n*n minus the starting region size
+
+
+class FloodFill(Env):
+    def __init__(self, task_id: str, size: int, max_steps: int):
+        self.size = size
+        self.card = TaskCard(
+            id=task_id,
+            rules=(f"Flood-It on a {size}x{size} board of {N_COLOURS} colours. Your region is the group of "
+                   "cells connected (up/down/left/right) to the top-left cell that share its colour. "
+                   "COLOR_k recolours your whole region to colour k; it then absorbs every neighbouring "
+                   f"cell of colour k (and their connected same-coloured cells). Make the whole board one "
+                   f"colour within {max_steps} moves. Every board can be filled within the budget."),
+            actions=tuple(f"COLOR_{k}" for k in range(N_COLOURS)),
+            action_descriptions=tuple(f"recolour your region to colour {k} ({COLOURS[k]})" for k in range(N_COLOURS)),
+            glyphs=GLYPHS,
+            hud="Moves: {step} / {max_steps}    Region: {region} / " + str(size * size) + " cells",
+            hud_fields=("region",),
+            max_steps=max_steps,
+            reward=("+(cells absorbed)/(cells outside the starting region) on each move, so filling the "
+                    "whole board totals exactly 1.0 (and ends the episode). Return range [0, 1]."),
+            events=EVENTS,
+            return_range=(0.0, 1.0),
+        )
+
+    def _reset(self, key, params):
+        n = self.size
+        k_board, k_layer = jax.random.split(key)
+        board = jax.random.randint(k_board, (n, n), 0, N_COLOURS)
+        ok = greedy_moves(board, self.card.max_steps) <= self.card.max_steps
+        board = jnp.where(ok, board, layered_board(k_layer, n))
+        region = flood(jnp.zeros((n, n), jnp.bool_).at[0, 0].set(True), board == board[0, 0])
+        return FloodState(**init_state_fields(), colours=board, region=region,
+                          to_absorb=jnp.maximum(n * n - region.sum(), 1).astype(jnp.int32))
+
+    def _step(self, key, state: FloodState, action, params):
+        acting = action >= 0
+        c = jnp.clip(action, 0, N_COLOURS - 1)
+        colours = jnp.where(state.region & acting, c, state.colours)
+        region = jnp.where(acting, region_after(colours, state.region, c), state.region)
+        gained = region.sum() - state.region.sum()
+        filled = region.all()
+        reward = gained.astype(jnp.float32) / state.to_absorb
+        return state.replace(colours=colours, region=region), reward, filled, jnp.where(filled, EV_FILLED, 0)
+
+    def _render(self, state: FloodState, params):
+        return _TABLE[state.colours], (state.region.sum(),)
+
+    @staticmethod
+    def scripted_policy(key, state: FloodState, params):
+        """Greedy: the colour that absorbs the most cells (ties to the lowest colour)."""
+        sizes = jax.vmap(lambda c: region_after(state.colours, state.region, c).sum())(jnp.arange(N_COLOURS))
+        return jnp.argmax(sizes).astype(jnp.int32)
+
+
+FLOODFILL_VARIANTS = {"easy": (8, 25), "hard": (12, 35)}
+
+for _name, (_size, _steps) in FLOODFILL_VARIANTS.items():
+    register(f"classics/floodfill-{_name}",
+             lambda n=_name, s=_size, t=_steps: FloodFill(f"classics/floodfill-{n}", s, t))
