@@ -19,7 +19,7 @@ from glyphjax.harness.prompt import HarnessConfig
 from rl.policies.base import SamplingParams
 from rl.rollout import run_rollouts
 
-ENGINE_PHASES = ("render", "prompt", "parse", "step", "write")
+ENGINE_PHASES = ("render", "prompt", "guard", "parse", "step", "write")
 
 
 def measure(policy, episodes, sampling, harness, max_turns, repeats):
@@ -70,19 +70,23 @@ def main() -> None:
     try:
         if url:
             from rl.policies.vllm import VLLMPolicy
-            pol = VLLMPolicy(url, args.model if args.vllm_url else None)
-            rows.append((f"vllm ({pol.model})", measure(pol, episodes, sampling, harness, args.max_turns,
-                                                        args.repeats)))
+            name = args.model if args.vllm_url else None
+            pol = VLLMPolicy(url, name)
+            rows.append((f"vllm ({pol.model}), /tokenize", measure(pol, episodes, sampling, harness,
+                                                                   args.max_turns, args.repeats)))
+            pol = VLLMPolicy(url, name, tokenizer=str(ckpt))
+            rows.append((f"vllm ({pol.model}), local tok", measure(pol, episodes, sampling, harness,
+                                                                   args.max_turns, args.repeats)))
     finally:
         if server is not None:
             server.stop()
 
     print(f"# rollout overhead: {len(episodes)} episodes ({', '.join(tasks)}), history 1, "
           f"max_new_tokens {args.max_new_tokens}, {platform.machine()} {platform.node()}")
-    print(f"{'backend':24} {'turns':>5} {'turn ms':>9} {'policy ms':>9} {'engine ms':>9} {'share':>6}  "
+    print(f"{'backend':30} {'turns':>5} {'turn ms':>9} {'policy ms':>9} {'engine ms':>9} {'share':>6}  "
           + " ".join(f"{p:>7}" for p in ENGINE_PHASES))
     for name, r in rows:
-        print(f"{name:24} {r['turns']:5d} {r['wall_per_turn_ms']:9.1f} {r['policy_per_turn_ms']:9.1f} "
+        print(f"{name:30} {r['turns']:5d} {r['wall_per_turn_ms']:9.1f} {r['policy_per_turn_ms']:9.1f} "
               f"{r['engine_per_turn_ms']:9.1f} {100 * r['share']:5.1f}%  "
               + " ".join(f"{r[p + '_ms']:7.2f}" for p in ENGINE_PHASES))
 

@@ -160,7 +160,7 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
     `out_path`: append each finished episode to this JSONL file. `max_turns`: stop episodes after
     this many turns (recorded as truncated) even if the task allows more. `memory_sampling`:
     sampling for the memory-update calls (default: `sampling`). `timings`: a dict that receives
-    wall seconds per phase (render, prompt, policy, parse, step, memory, write) and `turns`.
+    wall seconds per phase (render, prompt, guard, policy, parse, step, memory, write) and `turns`.
     """
     clock = _Clock(timings)
     harness = harness or HarnessConfig()
@@ -207,8 +207,9 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
             clock.lap("render")
             builders = [_prompt_builder(e, obs, harness) for e, obs in active]
             wanted = [min(harness.history, len(e.history)) for e, _ in active]
-            fitted = guard.fit(builders, wanted)
             clock.lap("prompt")
+            fitted = guard.fit(builders, wanted)
+            clock.lap("guard")
 
             # 3. one policy call for every active episode that fits
             send = [i for i, (conv, _) in enumerate(fitted) if conv is not None]

@@ -58,6 +58,10 @@ class VLLMPolicy:
     request i of a call. It is off by default: vLLM 0.32's CPU build kills its engine ("CPU
     Generator does not use offset") when a seeded request's prefill is split into chunks, which
     happens as soon as a batch of long prompts exceeds the scheduler's token budget.
+
+    `tokenizer`: the served checkpoint's directory; `count_tokens` then applies its chat template
+    locally (rl.tokenizer) instead of a /tokenize round trip per prompt (same ids; not used when
+    `chat_template_kwargs` are set, since the local helper does not take them).
     """
 
     name = "vllm"
@@ -65,7 +69,8 @@ class VLLMPolicy:
     def __init__(self, url: str = "http://127.0.0.1:8000", model: str | None = None, *,
                  concurrency: int = 64, timeout: float = 120.0, retries: int = 3,
                  backoff: float = 0.5, max_backoff: float = 8.0,
-                 chat_template_kwargs: dict | None = None, seeded: bool = False, check: bool = True,
+                 chat_template_kwargs: dict | None = None, seeded: bool = False,
+                 tokenizer: str | None = None, check: bool = True,
                  sleep: Callable[[float], None] = time.sleep):
         if concurrency < 1:
             raise ValueError("vllm policy: concurrency must be >= 1")
@@ -86,6 +91,10 @@ class VLLMPolicy:
         self.max_backoff = max_backoff
         self.chat_template_kwargs = dict(chat_template_kwargs or {})
         self.seeded = seeded
+        self._tokenizer = None
+        if tokenizer is not None and not self.chat_template_kwargs:
+            from rl.tokenizer import load_tokenizer
+            self._tokenizer = load_tokenizer(tokenizer)
         self.max_model_len: int | None = None
         self._sleep = sleep
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=concurrency,
@@ -128,7 +137,10 @@ class VLLMPolicy:
                          bodies)
 
     def count_tokens(self, conversations: Sequence[Conversation]) -> list[int]:
-        """Exact prompt lengths (chat template applied, generation prompt added) via /tokenize."""
+        """Exact prompt lengths (chat template applied, generation prompt added): the local
+        tokenizer when given, else the server's /tokenize."""
+        if self._tokenizer is not None:
+            return [len(self._tokenizer.encode_conversation(c)) for c in conversations]
         def one(conv):
             body = {"model": self.model, "messages": [dict(m) for m in conv], "add_generation_prompt": True}
             if self.chat_template_kwargs:
@@ -283,7 +295,7 @@ def _error_detail(e: urllib.error.HTTPError) -> str:
         return body[:500]
 
 
-CLIENT_SETTINGS = ("concurrency", "timeout", "retries", "backoff", "chat_template_kwargs", "seeded")
+CLIENT_SETTINGS = ("concurrency", "timeout", "retries", "backoff", "chat_template_kwargs", "seeded", "tokenizer")
 
 
 def make_vllm_policy(cfg: Any, url: str, model: str | None = None) -> VLLMPolicy:

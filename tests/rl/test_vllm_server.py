@@ -60,9 +60,11 @@ def test_server__serves_the_model_with_its_max_len(policy, vllm_server):
     assert policy.max_model_len == vllm_server.max_model_len == 2048
 
 
-def test_token_ids__are_the_checkpoint_tokenizers(policy, tokenizer):
+def test_token_ids__are_the_checkpoint_tokenizers(policy, tokenizer, tiny_ckpt):
     outs = policy.complete(CONVS, SamplingParams(temperature=1.0, max_new_tokens=24, seed=1))
     counts = policy.count_tokens(CONVS)
+    local = VLLMPolicy(policy.url, policy.model, tokenizer=str(tiny_ckpt))
+    assert local.count_tokens(CONVS) == counts  # local chat template == the server's /tokenize
     for i, (conv, c) in enumerate(zip(CONVS, outs)):
         assert c.prompt_ids == tokenizer.encode_conversation(conv), f"conversation {i}"
         assert counts[i] == len(c.prompt_ids), f"conversation {i}"
