@@ -201,6 +201,27 @@ def plot_length_and_tokens(table: Mapping[str, Mapping[str, dict]], out_dir: Pat
     return save_figure(fig, out_dir, "length_and_tokens")
 
 
+def paired_section(runs: Mapping[str, Mapping[str, TaskResult]], n_resamples: int = 10_000) -> list[str]:
+    """Markdown lines comparing two runs on matched seeds (empty unless exactly two runs share
+    their tasks and seeds)."""
+    from eval.stats import paired_difference
+    if len(runs) != 2:
+        return []
+    (la, a), (lb, b) = runs.items()
+    try:
+        d = paired_difference(a, b, n_resamples=n_resamples)
+    except ValueError:
+        return []
+    lo, hi = d["difference_ci"]
+    lines = ["## Paired comparison", "",
+             f"{la} minus {lb} on the same tasks and seeds (suite-balanced): **{d['mean_difference']:+.3f}** "
+             f"[{lo:+.3f}, {hi:+.3f}], A better in {d['prob_a_better']:.1%} of resamples.", "",
+             "| task | difference [95% CI] |", "|---|---:|"]
+    lines += [f"| {t} | {v['mean_difference']:+.3f} [{v['difference_ci'][0]:+.3f}, {v['difference_ci'][1]:+.3f}] |"
+              for t, v in d["tasks"].items()]
+    return lines + [""]
+
+
 # --- the report ---------------------------------------------------------------------------------------
 
 def make_report(results: Sequence[str | os.PathLike] = (), metrics: Sequence[str | os.PathLike] = (),
@@ -221,6 +242,7 @@ def make_report(results: Sequence[str | os.PathLike] = (), metrics: Sequence[str
                 md.append(f"![{p.stem}]({p.name})")
         md.append("")
         (out / "suite_scores.json").write_text(json.dumps(table, indent=1), encoding="utf-8")
+        md += paired_section(runs, n_resamples)
     if metrics:
         curves, evals = {}, {}
         for m in metrics:

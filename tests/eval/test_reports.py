@@ -61,6 +61,8 @@ def test_report__suite_table_and_figures(tmp_path):
                          window=2, n_resamples=200)
     text = report.read_text()
     assert "| **all (suites equal)** | 0.375" in text and "| snake | 4 | 0.350 | 0.350 |" in text
+    # paired: a/x +0.5, a/y -1.0, b/z 0.0 -> suites a -0.25, b 0 -> overall -0.125
+    assert "m1:model minus m2:model" in text and "**-0.125**" in text and "| a/y | -1.000 [-1.000, -1.000] |" in text
     for name in ("return_distributions", "length_and_tokens", "learning_curves"):
         png = (tmp_path / "out" / f"{name}.png").read_bytes()
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 2000, name
