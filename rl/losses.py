@@ -55,7 +55,12 @@ def dppo_terms(logp, q, adv, *, mask_low: float = 0.2, mask_high: float = 0.2, t
 
 
 def token_terms_fn(name: str, **kwargs) -> Callable[..., TokenTerms]:
-    """The per-token terms of a named loss with its hyper-parameters bound."""
+    """The per-token terms of a named loss with its hyper-parameters bound (unknown
+    hyper-parameter names raise TypeError now, not at trace time)."""
+    import inspect
+    fn = {"ipo": ipo_terms, "dppo": dppo_terms}.get(name)
+    if fn is not None:
+        inspect.signature(fn).bind(None, None, None, **kwargs)
     if name == "ipo":
         return lambda logp, q, adv: ipo_terms(logp, q, adv, **kwargs)
     if name == "dppo":

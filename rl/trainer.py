@@ -83,6 +83,11 @@ def validate(cfg: Any) -> Plan:
     loss = _get(cfg, "rl.loss")
     if loss not in LOSSES:
         raise ConfigError(f"unknown rl.loss={loss!r}; choose one of {', '.join(LOSSES)}")
+    from rl.losses import token_terms_fn
+    try:
+        token_terms_fn(loss, **dict(_get(cfg, f"rl.{loss}", {}) or {}))
+    except TypeError as e:
+        raise ConfigError(f"rl.{loss} has a setting the {loss} loss does not take: {e}") from None
     adv = _get(cfg, "rl.advantage", "group_mean")
     if adv not in ESTIMATORS:
         raise ConfigError(f"unknown rl.advantage={adv!r}; choose one of {', '.join(ESTIMATORS)}")
@@ -268,6 +273,12 @@ class Trainer:
 
         self.model_path = resolve_model_path(_get(c, "model.path"), seed=int(_get(c, "model.seed", 0)))
         model = hf_io.load_model(self.model_path, dtype=_get(c, "model.dtype"))
+        init_std = _get(c, "model.random_init_std")
+        if init_std:  # fresh random weights of the checkpoint's architecture (learnability runs)
+            from flax import nnx
+            from rl.models.qwen3 import Qwen3ForCausalLM
+            model = Qwen3ForCausalLM(model.config, rngs=nnx.Rngs(int(_get(c, "model.seed", 0))),
+                                     init_std=float(init_std))
         self.tokenizer = ChatTokenizer.from_pretrained(self.model_path)
         h = _get(c, "harness", {}) or {}
         self.harness = HarnessConfig(name=h.get("name", "basic"), history=int(h.get("history", 0)),
@@ -284,7 +295,7 @@ class Trainer:
         mesh_cfg = _get(c, "mesh", {}) or {}
         from rl import sharding as S
         mesh = S.make_mesh(int(mesh_cfg.get("data", -1)), int(mesh_cfg.get("model", 1)))
-        step_cfg = StepConfig(loss=rl["loss"], loss_kwargs=dict(rl.get("loss_kwargs") or {}), lr=float(rl["lr"]),
+        step_cfg = StepConfig(loss=rl["loss"], loss_kwargs=dict(rl.get(rl["loss"]) or {}), lr=float(rl["lr"]),
                               compute_dtype=rl.get("compute_dtype", "float32"), remat=bool(rl.get("remat", False)),
                               temperature=float(rl.get("temperature", 1.0)), fsdp=bool(mesh_cfg.get("fsdp", True)))
         apply_fn = None
