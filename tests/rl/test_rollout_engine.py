@@ -268,3 +268,27 @@ def test_rollout__is_a_function_of_task_seed_and_actions():
 def test_unknown_task__raises_naming_it():
     with pytest.raises(glyphjax.UnknownTaskError, match="dummy/arow-4"):
         run_rollouts(CountingPolicy(), [("dummy/arow-4", 0)])
+
+
+def test_evaluate_llm__per_task_summary_as_glyphjax_eval_calls_it(tmp_path):
+    from rl.llm_eval import evaluate_llm
+
+    def oracle_on_arrow1_garbage_on_arrow4(body, n):
+        return arrow_oracle(body, n) if "Step: 0 / 1" in current_observation(body) else "no tag here"
+
+    out = tmp_path / "eval.jsonl"
+    with FakeOpenAIServer(oracle_on_arrow1_garbage_on_arrow4) as srv:
+        result = evaluate_llm(policy="vllm", task_ids=["dummy/arrow-1", "dummy/arrow-4"], seeds=[10, 11, 12],
+                              model="fake-model", server_url=srv.url + "/v1",
+                              harness={"name": "basic", "history": 0, "memory": False, "memory_chars": 2000},
+                              sampling={"temperature": 1.0, "max_new_tokens": 64}, out_path=str(out))
+    a1, a4 = result.summary["dummy/arrow-1"], result.summary["dummy/arrow-4"]
+    assert a1["episodes"] == 3 and a1["mean_return"] == pytest.approx(1.0) and a1["parse_failures"] == 0
+    assert a4["episodes"] == 3 and a4["mean_return"] == 0.0 and a4["mean_length"] == 4
+    assert a4["parse_failures"] == 12 and a4["parse_failure_rate"] == 1.0
+    for task, s in result.summary.items():
+        eps = [e for e in result.episodes if e["task"] == task]
+        assert s["mean_prompt_tokens"] == pytest.approx(
+            sum(len(t["prompt_ids"]) for e in eps for t in e["turns"]) / 3), task
+    assert sorted(e["seed"] for e in result.episodes if e["task"] == "dummy/arrow-4") == [10, 11, 12]
+    assert len(list(read_episodes(out))) == 6 and "return" in result.episodes[0]
