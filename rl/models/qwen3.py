@@ -246,8 +246,8 @@ class Attention(nnx.Module):
         self.num_heads, self.num_kv_heads, self.head_dim = h, kv, d
 
     def __call__(self, x, cos, sin, key_mask, layer_cache):
-        """x: [B, T, E]; key_mask: [B, T, S] (True = may attend); layer_cache: None or (k, v, end)
-        with k, v [B, S, KV, D]. Returns (out [B, T, E], the new tokens' (k, v) [B, T, KV, D] or None)."""
+        """x: [B, T, E]; key_mask: [B, T, S] (True = may attend); layer_cache: None or (k, v, layer, end)
+        with the stacked cache k, v [L, B, S, KV, D]. Returns (out [B, T, E], updated (k, v) or None)."""
         bsz, t, _ = x.shape
         q = self.q_norm(self.q_proj(x).reshape(bsz, t, self.num_heads, self.head_dim))
         k = self.k_norm(self.k_proj(x).reshape(bsz, t, self.num_kv_heads, self.head_dim))
@@ -255,10 +255,11 @@ class Attention(nnx.Module):
         q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
         new_kv = None
         if layer_cache is not None:
-            ck, cv, end = layer_cache
-            new_kv = (k.astype(ck.dtype), v.astype(cv.dtype))  # the caller writes these into the cache
-            k = jax.lax.dynamic_update_slice(ck, new_kv[0], (0, end, 0, 0))
-            v = jax.lax.dynamic_update_slice(cv, new_kv[1], (0, end, 0, 0))
+            cache_k, cache_v, layer, end = layer_cache  # stacked [L, B, S, KV, D]: update in place, then read
+            cache_k = jax.lax.dynamic_update_slice(cache_k, k.astype(cache_k.dtype)[None], (layer, 0, end, 0, 0))
+            cache_v = jax.lax.dynamic_update_slice(cache_v, v.astype(cache_v.dtype)[None], (layer, 0, end, 0, 0))
+            new_kv = (cache_k, cache_v)
+            k, v = cache_k[layer], cache_v[layer]
         groups = self.num_heads // self.num_kv_heads
         q = q.reshape(bsz, t, self.num_kv_heads, groups, self.head_dim)
         scores = jnp.einsum("btkgd,bskd->bkgts", q, k, preferred_element_type=jnp.float32)
@@ -359,11 +360,10 @@ class Qwen3ForCausalLM(nnx.Module):
         if cache is not None:
             cache_k, cache_v = cache.k, cache.v
         for i, layer in enumerate(self.model.layers):
-            layer_cache = None if cache is None else (cache_k[i], cache_v[i], cache.end)
+            layer_cache = None if cache is None else (cache_k, cache_v, i, cache.end)
             x, new_kv = layer(x, cos, sin, key_mask, layer_cache)
-            if new_kv is not None:  # in-place slot update of the stacked cache (no per-step copy)
-                cache_k = jax.lax.dynamic_update_slice(cache_k, new_kv[0][None], (i, 0, cache.end, 0, 0))
-                cache_v = jax.lax.dynamic_update_slice(cache_v, new_kv[1][None], (i, 0, cache.end, 0, 0))
+            if new_kv is not None:
+                cache_k, cache_v = new_kv
         x = self.model.norm(x)
         if cache is None:
             return x, None
