@@ -99,3 +99,13 @@ def test_artillery__golden_board_before_firing():
     obs = glyphjax.render_text(ENV.card, RENDER(s))
     assert obs.grid == expected, f"classics/artillery step 1:\n{obs.grid}"
     assert "Power: 6" in obs.hud and "Last impact column: none" in obs.hud
+
+
+def test_artillery__generated_targets_are_distinct_and_to_the_right():
+    keys = jax.vmap(glyphjax.reset_key)(jnp.arange(300, dtype=jnp.uint32))
+    st = jax.device_get(jax.jit(jax.vmap(ENV.reset))(keys))
+    for seed in range(300):
+        tc = st.target_col[seed].tolist()
+        assert len(set(tc)) == 3 and all(12 <= c <= ar.W - 2 for c in tc), f"seed {seed}: targets {tc}"
+        h = st.height[seed]
+        assert h.min() >= 2 and h.max() <= 8 and np.abs(np.diff(h)).max() <= 1, f"seed {seed}: terrain"

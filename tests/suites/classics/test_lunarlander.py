@@ -61,3 +61,15 @@ def test_lunarlander__golden_board_and_velocity_hud():
     obs = glyphjax.render_text(ENV.card, RENDER(s))
     assert obs.grid == expected, f"classics/lunarlander step 1:\n{obs.grid}"
     assert obs.hud == "Step: 1 / 300    Fuel: 100    vx: +0.0    vy: +0.5", obs.hud
+
+
+def test_lunarlander__generated_pads_are_flat_three_wide_and_start_is_airborne():
+    keys = jax.vmap(glyphjax.reset_key)(jnp.arange(300, dtype=jnp.uint32))
+    st = jax.device_get(jax.jit(jax.vmap(ENV.reset))(keys))
+    for seed in range(300):
+        left, surf = int(st.pad_left[seed]), st.surface[seed]
+        assert 0 <= left and left + ll.PAD_W <= ll.W, f"seed {seed}: pad off screen"
+        assert len(set(surf[left:left + ll.PAD_W].tolist())) == 1, f"seed {seed}: pad not flat"
+        r, c = st.pos2[seed] // 2
+        assert r < surf[c] - 3, f"seed {seed}: lander starts too close to the ground"
+        assert st.fuel[seed] == ll.FUEL

@@ -102,3 +102,19 @@ def test_platformer__golden_scrolled_view():
     obs = glyphjax.render_text(ENV.card, RENDER(s))
     assert obs.grid == expected, f"classics/platformer step 1:\n{obs.grid}"
     assert "View columns: 24-43" in obs.hud
+
+
+def test_platformer__generated_levels_have_clearable_obstacles():
+    keys = jax.vmap(glyphjax.reset_key)(jnp.arange(300, dtype=jnp.uint32))
+    st = jax.device_get(jax.jit(jax.vmap(ENV.reset))(keys))
+    for seed in range(300):
+        solid = st.solid[seed]
+        ground = solid[pf.H - 1]
+        gaps = np.diff(np.flatnonzero(ground)) - 1
+        assert gaps.max() <= 3, f"classics/platformer seed {seed}: pit wider than 3"
+        assert ground[:pf.SEG0].all() and ground[pf.SEG0 + pf.N_SEG * pf.SEG_W:].all()
+        walls = solid[pf.GROUND_TOP - 3:pf.GROUND_TOP].sum(0)
+        assert walls.max() <= 2, f"classics/platformer seed {seed}: block higher than 2"
+        for (r, c), alive in zip(st.enemies[seed], st.enemy_alive[seed]):
+            if alive:
+                assert not solid[r, c] and solid[r + 1, c], f"seed {seed}: enemy not on the ground"
