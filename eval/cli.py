@@ -82,8 +82,12 @@ def run_eval(cfg: DictConfig) -> dict:
         except (ValueError, RuntimeError) as e:
             fail(str(e))
         label = f"{pol.name}:{model_label(cfg)}"
-        runs[label] = run_tasks(tasks, seeds, evaluate, label, out=cfg.out, resume=bool(cfg.resume),
-                                progress=bool(cfg.progress))
+        try:
+            runs[label] = run_tasks(tasks, seeds, evaluate, label, out=cfg.out, resume=bool(cfg.resume),
+                                    progress=bool(cfg.progress))
+        except (OSError, RuntimeError, ValueError) as e:  # unreachable server, bad checkpoint, ...
+            saved = f"; finished tasks are saved in {cfg.out}.partial.jsonl, rerun to resume" if cfg.out else ""
+            fail(f"{pol.name} evaluation failed: {type(e).__name__}: {e}{saved}")
     else:
         fail(f"policy {pol.get('name')!r} has unknown kind {pol.get('kind')!r} (expected 'array' or 'llm')")
     doc = results_document(runs, OmegaConf.to_container(cfg, resolve=True),
