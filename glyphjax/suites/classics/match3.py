@@ -6,8 +6,8 @@ equal gems (otherwise, or off the board, a no-op). All gems in lines of 3+ are c
 above fall down, and new random gems drop in from the top; new lines formed by the fall clear too
 (cascades), up to CASCADE_ROUNDS = 12 rounds per move (a static bound; a 13th cascade is
 vanishingly rare and would simply clear on the next move). If no swap can make a match, the board
-is replaced by a fresh one (no reward). Start boards have no line of 3 (cell-by-cell generation
-that never repeats the colour completing a line).
+is replaced by a fresh one (no reward). Start boards have no line of 3 (generation that never
+repeats the colour completing a line to the left or above, one anti-diagonal at a time).
 
 Reward (pattern A, capped): +1/100 per gem cleared by the player's swap itself; gems cleared by
 cascades pay 0. Total capped at 1.0 (the last reward is trimmed); reaching 100 gems wins and ends
@@ -71,8 +71,9 @@ def swap_makes_match(board: jax.Array, action: jax.Array) -> jax.Array:
     return ok & jnp.any(line_mask(new) & cells)
 
 
-def collapse(board: jax.Array, cleared: jax.Array, key: jax.Array) -> jax.Array:
-    """Remove cleared gems, let the rest fall (column order kept), refill the top at random.
+def collapse(board: jax.Array, cleared: jax.Array, refill: jax.Array) -> jax.Array:
+    """Remove cleared gems, let the rest fall (column order kept), fill the emptied top cells from
+    `refill` (int32[8, 8] random kinds).
 
     Each gem falls by the number of empty cells below it (a reverse cumulative sum), placed with
     a one-hot sum instead of a sort (elementwise: fast under vmap)."""
@@ -82,22 +83,41 @@ def collapse(board: jax.Array, cleared: jax.Array, key: jax.Array) -> jax.Array:
     dest = jnp.arange(SIZE)[:, None] + below  # [r_src, c]
     hit = (dest[:, None, :] == jnp.arange(SIZE)[None, :, None]) & gem[:, None, :]  # [r_src, r_out, c]
     fallen = jnp.sum(jnp.where(hit, board[:, None, :] + 1, 0), axis=0) - 1  # -1 where no gem lands
-    fresh = jax.random.randint(key, board.shape, 0, KINDS, dtype=jnp.int32)
-    return jnp.where(fallen < 0, fresh, fallen)
+    return jnp.where(fallen < 0, refill, fallen)
+
+
+_POW6 = jnp.array([6 ** k for k in range(10)], jnp.uint32)
+
+
+def refill_kinds(words: jax.Array, i) -> jax.Array:
+    """Random kinds for refill round i from uint32 words [2, 8, 8]: base-6 digit i % 10 of word
+    i // 10 (PRNG output is the cost on CPU, so one word serves ten rounds; bias < 2%)."""
+    w = words[i // 10]
+    return ((w // _POW6[i % 10]) % KINDS).astype(jnp.int32)
 
 
 def fresh_board(key: jax.Array) -> jax.Array:
-    """A board with no line of 3: each cell avoids the colour completing a line to its left/above."""
-    u = jax.random.uniform(key, (SIZE * SIZE, KINDS))
+    """A board with no line of 3: each cell takes a random kind, or the next kind (cyclically) that
+    does not complete a line to its left or above (at most two kinds are ever banned).
 
-    def body(i, b):
-        r, c = i // SIZE, i % SIZE
-        left = (c >= 2) & (b[r, jnp.maximum(c - 1, 0)] == b[r, jnp.maximum(c - 2, 0)])
-        up = (r >= 2) & (b[jnp.maximum(r - 1, 0), c] == b[jnp.maximum(r - 2, 0), c])
-        kinds = jnp.arange(KINDS)
-        banned = (left & (kinds == b[r, jnp.maximum(c - 1, 0)])) | (up & (kinds == b[jnp.maximum(r - 1, 0), c]))
-        return b.at[r, c].set(jnp.argmax(jnp.where(banned, -1.0, u[i])).astype(jnp.int32))
-    return jax.lax.fori_loop(0, SIZE * SIZE, body, jnp.full((SIZE, SIZE), -1, jnp.int32))
+    Cells depend only on their left and upper neighbours, so anti-diagonals r + c = k are filled
+    in 15 vectorised steps (a wavefront) instead of 64 sequential cells."""
+    start = jax.random.randint(key, (SIZE, SIZE), 0, KINDS, dtype=jnp.int32)
+    rows, cols = jnp.meshgrid(jnp.arange(SIZE), jnp.arange(SIZE), indexing="ij")
+
+    def body(k, b):
+        left1, left2 = shift(b, 0, 1, -1), shift(b, 0, 2, -1)
+        up1, up2 = shift(b, 1, 0, -1), shift(b, 2, 0, -1)
+        ban1 = jnp.where((left1 >= 0) & (left1 == left2), left1, -1)
+        ban2 = jnp.where((up1 >= 0) & (up1 == up2), up1, -1)
+        # a random start kind, then the next kinds in cyclic order: at most two are banned
+        pick = start
+        for j in (1, 2):
+            cand = (start + j) % KINDS
+            bad = (pick == ban1) | (pick == ban2)
+            pick = jnp.where(bad, cand, pick)
+        return jnp.where(rows + cols == k, pick, b)
+    return jax.lax.fori_loop(0, 2 * SIZE - 1, body, jnp.full((SIZE, SIZE), -1, jnp.int32))
 
 
 # A swap makes a line iff, for some triple of cells in a row, two hold the same gem and a gem of
@@ -172,11 +192,12 @@ class Match3(Env):
         valid = ok & jnp.any(lines & cells)
         made = jnp.where(valid, jnp.sum(lines), 0).astype(jnp.int32)
         k_fall, k_shuffle = jax.random.split(key)
-        board = collapse(new, lines, jax.random.fold_in(k_fall, 0))
+        words = jax.random.bits(k_fall, (2, SIZE, SIZE), jnp.uint32)  # 20 refill rounds
+        board = collapse(new, lines, refill_kinds(words, 0))
 
         def cascade(i, b):
             m = line_mask(b)
-            return jnp.where(jnp.any(m), collapse(b, m, jax.random.fold_in(k_fall, i + 1)), b)
+            return jnp.where(jnp.any(m), collapse(b, m, refill_kinds(words, i + 1)), b)
         board = jax.lax.fori_loop(0, CASCADE_ROUNDS, cascade, board)
         board = jnp.where(valid, board, state.board)
         stuck = ~has_move(board)

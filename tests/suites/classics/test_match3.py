@@ -47,11 +47,12 @@ def test_match3__gravity_keeps_column_order_and_refills_top():
     cleared = np.zeros((8, 8), bool)
     cleared[5:8, 3] = True
     cleared[2, 6] = True
-    out = np.asarray(collapse(jnp.asarray(b, jnp.int32), jnp.asarray(cleared), jax.random.PRNGKey(0)))
+    refill = jnp.full((8, 8), 2, jnp.int32)
+    out = np.asarray(collapse(jnp.asarray(b, jnp.int32), jnp.asarray(cleared), refill))
     np.testing.assert_array_equal(out[3:, 3], b[:5, 3])  # column 3 fell by 3
     np.testing.assert_array_equal(out[3:, 6], b[3:, 6])  # below the hole: unchanged
     np.testing.assert_array_equal(out[1:3, 6], b[0:2, 6])  # above: fell by one
-    assert ((out >= 0) & (out < 6)).all()
+    assert (out[:3, 3] == 2).all() and out[0, 6] == 2 and (out[out != 2] >= 3).all()
 
 
 def board_with_cascade():
