@@ -3,8 +3,8 @@
 Reference rules (catalogue §5 row 2): 30x15 side view, hilly terrain, angle 10-80 degrees in
 5-degree steps, power 1-10, FIRE a parabolic shell; craters; 30 shots; T 500.
 Physics is integer fixed point (1/1000 cell): launch speed = 0.6 * power cells per time unit,
-gravity 0.96 cells per time unit², 4 sub-steps per time unit, at most 160 sub-steps (a bounded
-fori_loop). The shell starts at the cannon and flies until it touches ground or a target
+gravity 0.96 cells per time unit², 4 sub-steps per time unit, at most 160 sub-steps (the
+integer recurrence in closed form, all sub-steps evaluated at once). The shell starts at the cannon and flies until it touches ground or a target
 (impact), or leaves the screen sideways (miss); above the top of the screen it keeps flying.
 An impact blasts a crater 3 columns wide: those columns lose all ground above one row below the
 impact (the bottom row never goes); targets within one cell of the impact are destroyed.
@@ -58,7 +58,7 @@ class ArtilleryState(EnvState):
     angle: jax.Array  # int32 index into ANGLES
     power: jax.Array  # int32 1..10
     shots: jax.Array  # int32 shells left
-    trail: jax.Array  # bool[H, W]: cells the last shell flew through
+    trail: jax.Array  # int32[MAX_SUB]: flat cells the last shell flew through (-1 = none)
     impact: jax.Array  # int32: HUD code of the last impact (IMPACT_NAMES)
 
 
@@ -68,36 +68,38 @@ def surface_row(height: jax.Array, col: jax.Array) -> jax.Array:
 
 
 def fly_shell(height, target_col, target_alive, angle, power):
-    """Integrate the shell -> (hit bool, impact row, impact col, off_screen bool, trail bool[H, W])."""
+    """The shell's flight -> (hit bool, impact row, impact col, off_screen bool, trail int32[MAX_SUB]
+    flat cell index of each sub-step drawn as the path, -1 where not drawn).
+
+    Sub-step i (1..MAX_SUB) of the integer recurrence x += vx; y += vy; vy -= G_SUB has the
+    closed form x_i = x0 + i vx, y_i = y0 + i vy0 - G_SUB i (i - 1) / 2 (exact in integers), so
+    all sub-steps are evaluated at once and the first one that touches ground or a target (or
+    leaves the screen sideways) ends the flight."""
     x0 = CANNON_COL * SCALE + SCALE // 2
     y0 = (height[CANNON_COL] + 1) * SCALE + SCALE // 2  # height above the bottom edge (up = +)
     vx = jnp.asarray(VX_SUB)[angle, power - 1]
     vy0 = jnp.asarray(VY_SUB)[angle, power - 1]
+    i = jnp.arange(1, MAX_SUB + 1, dtype=jnp.int32)
+    x = x0 + i * vx
+    y = y0 + i * vy0 - G_SUB * (i * (i - 1) // 2)
+    col = jnp.floor_divide(x, SCALE)
+    up = jnp.floor_divide(y, SCALE)  # cells above the bottom edge
+    row = H - 1 - up
+    out_side = (col < 0) | (col >= W)
+    cc = jnp.clip(col, 0, W - 1)
+    rr = jnp.clip(row, 0, H - 1)
+    in_ground = (up < height[cc]) & ~out_side
     t_rows = surface_row(height, target_col)
-
-    def body(i, carry):
-        x, y, vy, flying, hit, ir, ic, off, trail = carry
-        x2, y2 = x + vx, y + vy
-        col = jnp.floor_divide(x2, SCALE)
-        up = jnp.floor_divide(y2, SCALE)  # cells above the bottom edge
-        row = H - 1 - up
-        out_side = (col < 0) | (col >= W)
-        cc = jnp.clip(col, 0, W - 1)
-        rr = jnp.clip(row, 0, H - 1)
-        in_ground = (up < height[cc]) & ~out_side
-        on_target = jnp.any(target_alive & (target_col == cc) & (t_rows == row)) & ~out_side
-        impact = flying & (in_ground | on_target)
-        leave = flying & out_side
-        shown = flying & ~impact & ~leave & (row >= 0)
-        trail = trail.at[rr, cc].max(shown)
-        return (jnp.where(flying, x2, x), jnp.where(flying, y2, y), vy - G_SUB,
-                flying & ~impact & ~leave, hit | impact, jnp.where(impact, rr, ir),
-                jnp.where(impact, cc, ic), off | leave, trail)
-
-    init = (jnp.int32(x0), y0.astype(jnp.int32), vy0, jnp.bool_(True), jnp.bool_(False),
-            jnp.int32(0), jnp.int32(0), jnp.bool_(False), jnp.zeros((H, W), bool))
-    _, _, _, flying, hit, ir, ic, off, trail = jax.lax.fori_loop(0, MAX_SUB, body, init)
-    return hit, ir, ic, off | flying, trail
+    on_target = jnp.any(target_alive[None, :] & (target_col[None, :] == cc[:, None]) &
+                        (t_rows[None, :] == row[:, None]), axis=1) & ~out_side
+    ends = out_side | in_ground | on_target
+    first = jnp.argmax(ends)
+    ended = jnp.any(ends)
+    hit = ended & ~out_side[first]
+    end_at = jnp.where(ended, first, MAX_SUB)
+    shown = (jnp.arange(MAX_SUB) < end_at) & (row >= 0) & ~out_side
+    trail = jnp.where(shown, rr * W + cc, -1).astype(jnp.int32)
+    return hit, rr[first], cc[first], ~hit, trail
 
 
 class Artillery(Env):
@@ -138,7 +140,7 @@ class Artillery(Env):
         return ArtilleryState(**init_state_fields(), height=height, target_col=tc,
                               target_alive=jnp.ones(N_TARGETS, bool), angle=jnp.int32(7),
                               power=jnp.int32(5), shots=jnp.int32(SHOTS),
-                              trail=jnp.zeros((H, W), bool), impact=jnp.int32(0))
+                              trail=jnp.full(MAX_SUB, -1, jnp.int32), impact=jnp.int32(0))
 
     def _step(self, key, state: ArtilleryState, action, params):
         angle = jnp.clip(state.angle + jnp.where(action == 0, 1, 0) - jnp.where(action == 1, 1, 0),
@@ -173,7 +175,8 @@ class Artillery(Env):
     def _render(self, state: ArtilleryState, params):
         rows = jnp.arange(H)[:, None]
         ground = rows >= (H - state.height)[None, :]
-        codes = jnp.where(ground, 1, jnp.where(state.trail, 4, 0))
+        trail = jnp.zeros(H * W, bool).at[jnp.maximum(state.trail, 0)].max(state.trail >= 0).reshape(H, W)
+        codes = jnp.where(ground, 1, jnp.where(trail, 4, 0))
         t_rows = surface_row(state.height, state.target_col)
         t_codes = jnp.where(state.target_alive, 3, codes[t_rows, state.target_col])
         codes = codes.at[t_rows, state.target_col].set(t_codes)

@@ -109,3 +109,12 @@ def test_artillery__generated_targets_are_distinct_and_to_the_right():
         assert len(set(tc)) == 3 and all(12 <= c <= ar.W - 2 for c in tc), f"seed {seed}: targets {tc}"
         h = st.height[seed]
         assert h.min() >= 2 and h.max() <= 8 and np.abs(np.diff(h)).max() <= 1, f"seed {seed}: terrain"
+
+
+def test_artillery__fired_shell_path_is_drawn_above_the_ground():
+    s, _ = _step(_state(FLAT, [28, 28, 28], 45, 5, alive=(False, False, True)), FIRE)
+    grid = glyphjax.render_text(ENV.card, RENDER(s)).grid.split("\n")
+    trail = [(r, c) for r, line in enumerate(grid) for c, ch in enumerate(line) if ch == ar.TRAIL]
+    land = int(s.impact) - 2
+    assert len(trail) >= 5 and all(ar.CANNON_COL <= c <= land for _, c in trail), trail
+    assert all(r < ar.H - 2 for r, _ in trail), "the path is drawn in the air only"
