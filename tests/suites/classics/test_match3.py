@@ -95,19 +95,19 @@ def test_match3__golden_board():
     text = glyphjax.render_text(ENV.card, ENV.render(s))
     assert text.grid == "\n".join([
         "  01234567",
-        "0 ♠♪☼♠♪☼♠♪",
-        "1 ☼♠♪☼♠♪☼♠",
-        "2 ♪☼♠♪☼♠♪☼",
-        "3 ♠♪☼♠♪☼♠♪",
-        "4 ☼♠♪♥♠♪☼♠",
-        "5 ♪☼♠♦☼♠♪☼",
-        "6 ♠♪☼♦♪☼♠♪",
-        "7 ☼♥♥✿♦♪☼♠",
+        "0 ♠♪✦♠♪✦♠♪",
+        "1 ✦♠♪✦♠♪✦♠",
+        "2 ♪✦♠♪✦♠♪✦",
+        "3 ♠♪✦♠♪✦♠♪",
+        "4 ✦♠♪♥♠♪✦♠",
+        "5 ♪✦♠♦✦♠♪✦",
+        "6 ♠♪✦♦♪✦♠♪",
+        "7 ✦♥♥✿♦♪✦♠",
     ])
     s2, _ = ENV.step(glyphjax.step_key(0, 0), s, ENV.card.action_index("SWAP_7_3_RIGHT"))
     rows = glyphjax.render_text(ENV.card, ENV.render(s2)).grid.split("\n")
     # rows 0-3 hold random refills; rows 4-7 are determined (worked out by hand)
-    assert rows[5:] == ["4 ☼♪☼♠♠♪☼♠", "5 ♪♠♪☼☼♠♪☼", "6 ♠☼♠♪♪☼♠♪", "7 ☼♪☼♠✿♪☼♠"]
+    assert rows[5:] == ["4 ✦♪✦♠♠♪✦♠", "5 ♪♠♪✦✦♠♪✦", "6 ♠✦♠♪♪✦♠♪", "7 ✦♪✦♠✿♪✦♠"]
 
 
 def test_match3__fast_move_check_equals_trying_every_swap():
