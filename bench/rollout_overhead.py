@@ -59,8 +59,10 @@ def main() -> None:
     rows = []
     if not args.skip_local:
         from rl.policies.local import load_local_policy
-        rows.append(("local (JAX, tiny)", measure(load_local_policy(ckpt), episodes, sampling, harness,
-                                                  args.max_turns, args.repeats)))
+        local = load_local_policy(ckpt)
+        rows.append(("local (JAX, tiny)", measure(local, episodes, sampling, harness, args.max_turns,
+                                                  args.repeats)))
+        print(f"local sampler programs compiled (warm-up included): {getattr(local, 'compile_count', '?')}")
     server = None
     url = args.vllm_url
     if args.launch_vllm and not url:

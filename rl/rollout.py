@@ -252,6 +252,8 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
             clock.lap("parse")
             # 5. step every task batch
             for batch in batches:
+                if not any(e.index in pending_turns for e in batch.episodes):
+                    continue  # every episode of this task has finished: nothing to step
                 acts = np.array([actions.get(e.index, NO_ACTION) for e in batch.episodes], np.int32)
                 trans = batch.step(t, acts)
                 for j, e in enumerate(batch.episodes):
