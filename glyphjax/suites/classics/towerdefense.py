@@ -83,13 +83,14 @@ class TowerDefenseState(EnvState):
 
 def tower_damage(towers: jax.Array, pos: jax.Array, alive: jax.Array) -> jax.Array:
     """int32[MAX_ENEMIES]: damage this turn (each tower: 1 to the living enemy in range that is
-    furthest along the path)."""
-    in_range = jnp.asarray(IN_RANGE)[:, pos] & alive[None, :] & towers[:, None]  # [56, E]
+    furthest along the path; ties go to the lowest slot)."""
+    in_range = jnp.asarray(IN_RANGE.T)[pos].T & alive[None, :] & towers[:, None]  # [56, E]
     score = jnp.where(in_range, pos[None, :], -1)
-    pick = jnp.argmax(score, axis=1)
+    best = in_range & (score == jnp.max(score, axis=1, keepdims=True))
+    pick = jnp.argmax(best, axis=1)
     fires = jnp.any(in_range, axis=1)
-    hits = jax.nn.one_hot(pick, pos.shape[0], dtype=jnp.int32) * fires[:, None]
-    return jnp.sum(hits, axis=0)
+    hits = (jnp.arange(pos.shape[0])[None, :] == pick[:, None]) & fires[:, None]
+    return jnp.sum(hits, axis=0, dtype=jnp.int32)
 
 
 class TowerDefense(Env):
@@ -132,9 +133,9 @@ class TowerDefense(Env):
                                  cleared=jnp.int32(0), earned=jnp.float32(0))
 
     def _step(self, key, state: TowerDefenseState, action, params):
-        site = jnp.clip(action, 0, N_SITES - 1)
-        build = (action >= 0) & (action < N_SITES) & ~state.towers[site] & (state.gold >= TOWER_COST)
-        towers = state.towers.at[site].set(state.towers[site] | build)
+        chosen = jnp.arange(N_SITES) == action
+        build = (action >= 0) & (action < N_SITES) & ~jnp.any(state.towers & chosen) & (state.gold >= TOWER_COST)
+        towers = state.towers | (chosen & build)
         gold = state.gold - jnp.where(build, TOWER_COST, 0)
         start = (action == NEXT_WAVE) & ~state.active & (state.wave < N_WAVES)
         wave = state.wave + start.astype(jnp.int32)
