@@ -214,3 +214,17 @@ def test_qwen3__kv_cache_prefill_and_decode_match_full_forward(tiny_ckpt):
     err = np.abs(cached - full)[real].max()
     assert err <= 1e-5, f"cached decode differs from the full forward by {err:.2e}"
     assert int(cache.end) == ids.shape[1] and np.array_equal(np.asarray(cache.mask[:, :11]), real)
+
+
+def test_tiny__checkpoint_is_deterministic_and_cached(tiny_ckpt, tmp_path):
+    from rl.tiny import tiny_checkpoint
+
+    built = tiny_checkpoint(tmp_path / "cache", seed=0)
+    for name in ("model.safetensors", "tokenizer.json", "config.json", "tokenizer_config.json"):
+        assert (built / name).read_bytes() == (tiny_ckpt / name).read_bytes(), f"seed 0 rebuild differs in {name}"
+    stamp = (built / "model.safetensors").stat().st_mtime_ns
+    assert tiny_checkpoint(tmp_path / "cache", seed=0) == built
+    assert (built / "model.safetensors").stat().st_mtime_ns == stamp, "cached checkpoint was rebuilt"
+    cfg = json.loads((built / "config.json").read_text())
+    assert cfg["head_dim"] >= 32 and cfg["rope_theta"] == 1_000_000.0 and cfg["torch_dtype"] == "float32"
+    assert cfg["eos_token_id"] == json.loads((built / "generation_config.json").read_text())["eos_token_id"]
