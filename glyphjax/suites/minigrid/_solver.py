@@ -199,7 +199,11 @@ class Planner:
         reach = self.reachable()
         h, w = self.g.shape
         doors = self.find(lambda c: t_of(c) == DOOR and (c & 127) != 0)
-        doors.sort(key=lambda d: st_of(self.g[d]) == LOCKED)  # unblock plain doors first
+        focus = getattr(self, "focus", None)
+        if focus is not None:  # work on the doors nearest the objective first
+            doors.sort(key=lambda d: abs(d[0] - focus[0]) + abs(d[1] - focus[1]))
+        else:
+            doors.sort(key=lambda d: st_of(self.g[d]) == LOCKED)  # unblock plain doors first
         for door in doors:
             locked = st_of(self.g[door]) == LOCKED
             if not locked and door in reach:
@@ -304,6 +308,9 @@ def plan(cfg, state) -> list[int] | None:
             if ok:
                 p.act(DROP)
     elif cfg.pickup_target:
+        objs = p.find(lambda c: (int(c) & 127) == item)
+        p.focus = objs[0] if objs else None
+
         def get_target():
             cells = [c for c in p.find(lambda c: (int(c) & 127) == item)]
             reach = p.reachable()
@@ -315,6 +322,7 @@ def plan(cfg, state) -> list[int] | None:
         ok = p.achieve(get_target)
     else:  # goal square
         goals = p.find(lambda c: t_of(c) == GOAL)
+        p.focus = goals[0] if goals else None
         ok = bool(goals) and p.achieve(lambda: p.stand(goals[0]))
     return p.out if ok else None
 

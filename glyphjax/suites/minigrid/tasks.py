@@ -10,6 +10,7 @@ cap). See docs/suites/minigrid.md for every other departure.
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 
 from glyphjax.core.registry import register
@@ -63,7 +64,22 @@ class MiniGrid(Env):
         )
 
     def _reset(self, key, params) -> MiniGridState:
-        return fresh_state(self.cfg, self.cfg.generator(L.Rnd(key)))
+        return fresh_state(self.cfg, self.cfg.generator(L.Rnd(key, self._draws())))
+
+    def _draws(self) -> int:
+        """How many uniform numbers the generator uses (counted once by an abstract trace), so
+        each reset draws exactly those: auto-reset runs the generator every step."""
+        if not hasattr(self, "_n_draws"):
+            probe = []
+
+            def count(key):
+                rnd = L.Rnd(key, 4096)
+                out = self.cfg.generator(rnd)
+                probe.append(rnd.i)
+                return out
+            jax.eval_shape(count, jax.random.PRNGKey(0))
+            self._n_draws = max(1, probe[0])
+        return self._n_draws
 
     def _step(self, key, state, action, params):
         return engine_step(self.cfg, key, state, action)

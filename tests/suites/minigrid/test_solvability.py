@@ -2,7 +2,7 @@
 over subgoals, `_solver.py`, its own model of the rules) plans each seed, and replaying the plan
 through the JAX engine must earn the success reward.
 
-CI runs GLYPHJAX_MINIGRID_SEEDS (default 25) seeds of one representative task per family, and
+CI runs GLYPHJAX_MINIGRID_SEEDS (default 20) seeds of one representative task per family, and
 every task when GLYPHJAX_MINIGRID_ALL=1. The 1,000-seeds-per-task certification is
 `python -m glyphjax.suites.minigrid._solver --seeds 1000` (results in docs/suites/minigrid.md).
 """
@@ -17,7 +17,7 @@ import pytest
 from glyphjax.suites.minigrid import TASKS
 from glyphjax.suites.minigrid._solver import certify
 
-SEEDS = int(os.environ.get("GLYPHJAX_MINIGRID_SEEDS", "25"))
+SEEDS = int(os.environ.get("GLYPHJAX_MINIGRID_SEEDS", "20"))
 REPRESENTATIVES = (
     "empty-random-6x6", "fourrooms", "doorkey-8x8", "multiroom-n4-s5", "keycorridor-s3r3",
     "lockedroom", "unlock", "unlockpickup", "blockedunlockpickup", "obstructedmaze-1dlhb",
