@@ -183,9 +183,29 @@ class LocalPolicy:
     def update_model(self, model: Qwen3ForCausalLM) -> None:
         """Swap in new weights (same architecture) without recompiling, e.g. after a trainer step."""
         graphdef, state = nnx.split(model)
-        if graphdef != self._graphdef:
-            raise ValueError("update_model needs a model with the same architecture and dtypes as the policy's")
+        if graphdef != self._graphdef:  # e.g. built elsewhere with other sharding metadata: match by values
+            ours = list(nnx.to_flat_state(self._state))
+            theirs = dict(nnx.to_flat_state(state))
+
+            def sig(v):
+                x = v.get_value()
+                return tuple(x.shape), str(x.dtype)
+
+            if set(theirs) != {p for p, _ in ours} or any(sig(v) != sig(theirs[p]) for p, v in ours):
+                raise ValueError("update_model needs a model with the same architecture and dtypes as the policy's "
+                                 "(same config.json and dtype)")
+            state = nnx.from_flat_state([(p, v.replace(value=theirs[p].get_value())) for p, v in ours])
         self._state = state
+
+    @property
+    def call_index(self) -> int:
+        """How many `complete`/`generate_ids` calls drew keys so far (the RNG stream position).
+        Save it with a run checkpoint and set it back on resume to continue the same samples."""
+        return self._calls
+
+    @call_index.setter
+    def call_index(self, value: int) -> None:
+        self._calls = int(value)
 
     @property
     def model(self) -> Qwen3ForCausalLM:
