@@ -222,6 +222,10 @@ class Planner:
                             return st_of(self.g[door]) == OPEN
                         if self.drop_somewhere(avoid=set(approach) | {door}):
                             return True
+                # the door's own key may be what blocks the way to it: take it along
+                keycell = self._key_for(color, reach) if locked else None
+                if keycell is not None and self._take_key(keycell):
+                    return True
                 continue
             if not locked:
                 continue
