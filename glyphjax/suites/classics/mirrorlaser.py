@@ -29,7 +29,7 @@ from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics.common import DIR_DELTAS, FLOOR, codepoints
 
 EMITTER = "☼"
-TARGET = "◎"
+TARGET = "⌖"
 SLASH, BACKSLASH = "/", "\\"
 BEAM_H, BEAM_V, BEAM_X = "─", "│", "┼"
 GLYPHS = {FLOOR: "empty floor", EMITTER: "laser emitter (fires right)", TARGET: "laser target",

@@ -31,7 +31,7 @@ from glyphjax.suites.classics._puzzles import dfs_spanning_tree, shift
 # openings as bits in clockwise order: UP 1, RIGHT 2, DOWN 4, LEFT 8
 _BIT_DELTA = ((-1, 0), (0, 1), (1, 0), (0, -1))
 SOURCE = "⊛"
-DRAIN = "⊗"
+DRAIN = "⊘"
 _PIPE_CHARS = {5: "┃", 10: "━", 3: "┗", 6: "┏", 12: "┓", 9: "┛", 7: "┣", 14: "┳", 13: "┫", 11: "┻"}
 _SIDES = {1: "up", 2: "right", 4: "down", 8: "left"}
 GLYPHS = {SOURCE: "water source (fixed, open on all four sides)",

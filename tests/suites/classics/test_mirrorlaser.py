@@ -83,7 +83,7 @@ def test_mirrorlaser__golden_board_toggle_and_hit():
     # the beam turns down at the '\' and leaves the board at the bottom
     assert board(s) == ("  0123456\n"
                         "0 ·······\n"
-                        "1 ··◎····\n"
+                        "1 ··⌖····\n"
                         "2 ·······\n"
                         "3 ☼─\\····\n"
                         "4 ··│····\n"

@@ -89,7 +89,7 @@ def test_pipeconnect__rotation_golden_boards_and_connection():
                         "1 ┃┃┃┃┃\n"
                         "2 ┃┃┃┃┃\n"
                         "3 ┃┃┃┃┃\n"
-                        "4 ┃┃┃━⊗")
+                        "4 ┃┃┃━⊘")
     s, tr = env.step(glyphjax.step_key(0, 0), s, jnp.int32(4))
     assert board(s).splitlines()[1] == "0 ⊛━━━┏" and not bool(tr.terminated) and float(tr.reward) == 0.0
     s, tr = env.step(glyphjax.step_key(0, 1), s, jnp.int32(4))
