@@ -26,7 +26,7 @@ from glyphjax.suites.classics.common import (EMPTY_SPACE, GLYPHS_ARCADE, GLYPHS_
                                              codepoints)
 
 W, H = 12, 8
-GOAL = "◎"
+GOAL = "★"  # same glyph and meaning as the puzzle games (_puzzles.GOAL)
 GLYPHS = {**GLYPHS_ARCADE, WALL: GLYPHS_COMMON[WALL], **GLYPHS_GROUND, GOAL: "goal"}
 LEFT, RIGHT, JUMP = 0, 1, 2
 EV_GOAL, EV_FELL = 1, 2

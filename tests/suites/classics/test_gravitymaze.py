@@ -70,7 +70,7 @@ def test_gravitymaze__golden_board_after_a_step_right():
         "█          █",
         "█          █",
         "█          █",
-        "█        ◎ █",
+        "█        ★ █",
         "█        ▒▒█",
         "█ @ ▒▒   ▒▒█",
         "█▒▒▒▒▒ ▒▒▒▒█",
