@@ -8,6 +8,7 @@ import glyphjax
 from glyphjax.suites.classics.connectfour import ai_choice, four_in_a_row
 
 ENV = glyphjax.make("classics/connectfour")
+STEP = jax.jit(ENV.step)  # one compile per module; eager stepping is slow
 
 
 def py_four(mask):
@@ -46,17 +47,17 @@ def test_connectfour__ai_wins_else_blocks():
     b = np.zeros((6, 7), np.int32)
     b[5, 0:3] = 1  # you threaten column 3
     for seed in range(10):
-        assert int(ai_choice(jax.random.PRNGKey(seed), jnp.asarray(b))) == 3
+        assert int(jax.jit(ai_choice)(jax.random.PRNGKey(seed), jnp.asarray(b))) == 3
     b[4, 4:7] = 2  # the AI can win at (4, 3)? needs support at (5, 3): empty -> lands at row 5
     b[5, 4:7] = 1
     # column 3 drop lands at (5,3): you threaten there; the AI at (5,3) does not win (row 4 needs (4,3))
     for seed in range(10):
-        assert int(ai_choice(jax.random.PRNGKey(seed), jnp.asarray(b))) == 3
+        assert int(jax.jit(ai_choice)(jax.random.PRNGKey(seed), jnp.asarray(b))) == 3
     b2 = np.zeros((6, 7), np.int32)
     b2[5, 6] = 1; b2[4, 6] = 1; b2[3, 6] = 1  # you threaten column 6 vertically
     b2[5, 1] = 2; b2[4, 1] = 2; b2[3, 1] = 2  # AI wins in column 1: winning beats blocking
     for seed in range(10):
-        assert int(ai_choice(jax.random.PRNGKey(seed), jnp.asarray(b2))) == 1
+        assert int(jax.jit(ai_choice)(jax.random.PRNGKey(seed), jnp.asarray(b2))) == 1
 
 
 def test_connectfour__full_column_is_noop_and_gravity():
@@ -64,10 +65,10 @@ def test_connectfour__full_column_is_noop_and_gravity():
     b = np.zeros((6, 7), np.int32)
     b[:, 2] = [1, 2, 1, 2, 1, 2]
     s = s.replace(board=jnp.asarray(b))
-    s2, tr = ENV.step(glyphjax.step_key(0, 0), s, 2)
+    s2, tr = STEP(glyphjax.step_key(0, 0), s, 2)
     np.testing.assert_array_equal(s2.board, s.board)
     assert int(tr.event) == 2 and float(tr.reward) == 0.0
-    s3, _ = ENV.step(glyphjax.step_key(0, 0), s, 4)
+    s3, _ = STEP(glyphjax.step_key(0, 0), s, 4)
     b3 = np.asarray(s3.board)
     assert b3[5, 4] == 1 and (b3 == 2).sum() == 4  # your disc fell to the bottom, AI dropped one
 
@@ -76,18 +77,18 @@ def test_connectfour__win_loss_draw_rewards():
     s = ENV.reset(glyphjax.reset_key(0))
     b = np.zeros((6, 7), np.int32)
     b[5, 0:3] = 1; b[4, 0:2] = 2; b[3, 0] = 2
-    s_win, tr = ENV.step(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 3)
+    s_win, tr = STEP(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 3)
     assert float(tr.reward) == 1.0 and bool(tr.terminated)
     b = np.zeros((6, 7), np.int32)
     b[5, 0:3] = 2; b[4, 0:3] = 1
-    _, tr = ENV.step(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 6)
+    _, tr = STEP(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 6)
     assert float(tr.reward) == -1.0 and bool(tr.terminated)
     # a draw: fill all but one cell with no four anywhere, you play the last cell
     col_a, col_b = [1, 1, 1, 2, 2, 2], [2, 2, 2, 1, 1, 1]  # top to bottom
     b = np.array([col_a if c % 2 == 0 else col_b for c in range(7)]).T
     assert not py_four(b == 1) and not py_four(b == 2)
     b[0, 0] = 0
-    _, tr = ENV.step(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 0)
+    _, tr = STEP(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 0)
     assert bool(tr.terminated) and float(tr.reward) == 0.0 and int(tr.event) == 5
 
 
@@ -95,7 +96,7 @@ def test_connectfour__golden_board():
     s = ENV.reset(glyphjax.reset_key(0))
     b = np.zeros((6, 7), np.int32)
     b[5, 0:3] = 1; b[5, 6] = 2; b[4, 6] = 2  # you threaten column 3
-    s, tr = ENV.step(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 0)
+    s, tr = STEP(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 0)
     # your disc lands on (4, 0); the AI must block at (5, 3)
     text = glyphjax.render_text(ENV.card, ENV.render(s))
     assert text.grid == "\n".join([

@@ -8,6 +8,7 @@ import glyphjax
 from glyphjax.suites.classics.match3 import collapse, fresh_board, line_mask
 
 ENV = glyphjax.make("classics/match3")
+STEP = jax.jit(ENV.step)  # one compile per module; eager stepping is slow
 C, D, E = 0, 1, 2
 
 
@@ -66,7 +67,7 @@ def board_with_cascade():
 def test_match3__swap_pays_player_line_only_cascade_free():
     s = ENV.reset(glyphjax.reset_key(0)).replace(board=jnp.asarray(board_with_cascade(), jnp.int32))
     a = ENV.card.action_index("SWAP_7_3_RIGHT")
-    s2, tr = ENV.step(glyphjax.step_key(0, 0), s, a)
+    s2, tr = STEP(glyphjax.step_key(0, 0), s, a)
     assert abs(float(tr.reward) - 0.03) < 1e-7 and int(s2.gems) == 3 and int(tr.event) == 1
     b = np.asarray(s2.board)
     f = filler()
@@ -78,7 +79,7 @@ def test_match3__swap_pays_player_line_only_cascade_free():
 def test_match3__swap_without_line_or_off_board_is_noop():
     s = ENV.reset(glyphjax.reset_key(0)).replace(board=jnp.asarray(board_with_cascade(), jnp.int32))
     for name in ("SWAP_0_0_UP", "SWAP_7_7_RIGHT", "SWAP_0_0_RIGHT", "SWAP_3_3_DOWN"):
-        s2, tr = ENV.step(glyphjax.step_key(0, 0), s, ENV.card.action_index(name))
+        s2, tr = STEP(glyphjax.step_key(0, 0), s, ENV.card.action_index(name))
         np.testing.assert_array_equal(s2.board, s.board, err_msg=name)
         assert float(tr.reward) == 0.0 and int(tr.event) == 2, name
 
@@ -86,7 +87,7 @@ def test_match3__swap_without_line_or_off_board_is_noop():
 def test_match3__reward_capped_at_one():
     s = ENV.reset(glyphjax.reset_key(0)).replace(board=jnp.asarray(board_with_cascade(), jnp.int32),
                                                  gems=jnp.int32(99))
-    s2, tr = ENV.step(glyphjax.step_key(0, 0), s, ENV.card.action_index("SWAP_7_3_RIGHT"))
+    s2, tr = STEP(glyphjax.step_key(0, 0), s, ENV.card.action_index("SWAP_7_3_RIGHT"))
     assert abs(float(tr.reward) - 0.01) < 1e-7 and bool(tr.terminated) and int(s2.gems) == 100
 
 
@@ -104,7 +105,7 @@ def test_match3__golden_board():
         "6 ♠♪✦♦♪✦♠♪",
         "7 ✦♥♥✿♦♪✦♠",
     ])
-    s2, _ = ENV.step(glyphjax.step_key(0, 0), s, ENV.card.action_index("SWAP_7_3_RIGHT"))
+    s2, _ = STEP(glyphjax.step_key(0, 0), s, ENV.card.action_index("SWAP_7_3_RIGHT"))
     rows = glyphjax.render_text(ENV.card, ENV.render(s2)).grid.split("\n")
     # rows 0-3 hold random refills; rows 4-7 are determined (worked out by hand)
     assert rows[5:] == ["4 ✦♪✦♠♠♪✦♠", "5 ♪♠♪✦✦♠♪✦", "6 ♠✦♠♪♪✦♠♪", "7 ✦♪✦♠✿♪✦♠"]

@@ -10,6 +10,7 @@ import glyphjax
 from glyphjax.suites.classics.minesweeper import flood_reveal
 
 ENV = glyphjax.make("classics/minesweeper")
+STEP = jax.jit(ENV.step)  # one compile per module; eager stepping is slow
 
 
 def bfs_reveal(mines, r0, c0):
@@ -63,7 +64,7 @@ def test_minesweeper__first_reveal_is_safe_and_opens_area():
     for seed in range(30):
         s = ENV.reset(glyphjax.reset_key(seed))
         cell = (seed * 7) % 64
-        s, tr = ENV.step(glyphjax.step_key(seed, 0), s, cell)
+        s, tr = STEP(glyphjax.step_key(seed, 0), s, cell)
         m = np.asarray(s.mines)
         assert m.sum() == 10 and not bool(tr.terminated) or int(tr.event) == 4
         r, c = divmod(cell, 8)
@@ -73,11 +74,11 @@ def test_minesweeper__first_reveal_is_safe_and_opens_area():
 
 def test_minesweeper__mine_gives_minus_one_and_shows_mines():
     s = with_mines([(0, 0), (7, 7), (3, 3), (3, 4), (4, 3), (4, 4), (0, 7), (7, 0), (5, 6), (6, 5)])
-    s, tr = ENV.step(glyphjax.step_key(0, 0), s, 1)  # (0, 1): count 1, reveals only itself
+    s, tr = STEP(glyphjax.step_key(0, 0), s, 1)  # (0, 1): count 1, reveals only itself
     assert abs(float(tr.reward) - 1 / 54) < 1e-7 and np.asarray(s.revealed).sum() == 1
-    s, tr = ENV.step(glyphjax.step_key(0, 1), s, 1)
+    s, tr = STEP(glyphjax.step_key(0, 1), s, 1)
     assert float(tr.reward) == 0.0 and int(tr.event) == 2
-    s, tr = ENV.step(glyphjax.step_key(0, 2), s, 27)
+    s, tr = STEP(glyphjax.step_key(0, 2), s, 27)
     assert float(tr.reward) == -1.0 and bool(tr.terminated)
     grid = np.asarray(ENV.render(s).grid)
     assert grid[3, 3] == ord("✸") and grid[0, 0] == ord("✹") and grid[0, 1] == ord("1")
@@ -86,12 +87,12 @@ def test_minesweeper__mine_gives_minus_one_and_shows_mines():
 def test_minesweeper__win_pays_total_one():
     s = with_mines([(0, c) for c in range(8)] + [(1, 0), (1, 1)])
     total = 0.0
-    s, tr = ENV.step(glyphjax.step_key(0, 0), s, 63)  # big flood from the far corner
+    s, tr = STEP(glyphjax.step_key(0, 0), s, 63)  # big flood from the far corner
     total += float(tr.reward)
     t = 1
     while not bool(tr.terminated):
         hidden = np.flatnonzero(~np.asarray(s.revealed).reshape(-1) & ~np.asarray(s.mines).reshape(-1))
-        s, tr = ENV.step(glyphjax.step_key(0, t), s, int(hidden[0]))
+        s, tr = STEP(glyphjax.step_key(0, t), s, int(hidden[0]))
         total += float(tr.reward)
         t += 1
     assert int(tr.event) == 4 and abs(total - 1.0) < 1e-5
@@ -99,7 +100,7 @@ def test_minesweeper__win_pays_total_one():
 
 def test_minesweeper__golden_board():
     s = with_mines([(0, 0), (0, 1), (1, 0), (2, 5), (5, 2), (7, 7), (6, 7), (7, 6), (0, 7), (4, 7)])
-    s, tr = ENV.step(glyphjax.step_key(0, 0), s, 27)  # (3, 3): counts worked out by hand
+    s, tr = STEP(glyphjax.step_key(0, 0), s, 27)  # (3, 3): counts worked out by hand
     assert abs(float(tr.reward) - 49 / 54) < 1e-6
     text = glyphjax.render_text(ENV.card, ENV.render(s))
     want = [

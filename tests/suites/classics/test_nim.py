@@ -16,6 +16,12 @@ HARD = glyphjax.make("classics/nim-hard")
 
 
 @lru_cache(maxsize=None)
+def jit_step(env):
+    """env.step compiled once per env (eager stepping is slow)."""
+    return jax.jit(env.step)
+
+
+@lru_cache(maxsize=None)
 def mover_wins(piles, misere):
     """Brute-force game value: does the player to move win?"""
     if sum(piles) == 0:
@@ -57,7 +63,7 @@ def play(env, seed, chooser):
     total, t = 0.0, 0
     while not bool(s.done):
         a = chooser(tuple(int(x) for x in s.piles), t)
-        s, tr = env.step(glyphjax.step_key(seed, t), s, a)
+        s, tr = jit_step(env)(glyphjax.step_key(seed, t), s, a)
         total += float(tr.reward)
         t += 1
     return total
@@ -86,12 +92,12 @@ def test_nim__ai_punishes_a_mistake():
 
 def test_nim__taking_last_object_loses_in_misere():
     s = EASY.reset(glyphjax.reset_key(0)).replace(piles=jnp.array([0, 0, 1], jnp.int32))
-    s2, tr = EASY.step(glyphjax.step_key(0, 0), s, EASY.card.action_index("TAKE_2_1"))
+    s2, tr = jit_step(EASY)(glyphjax.step_key(0, 0), s, EASY.card.action_index("TAKE_2_1"))
     assert float(tr.reward) == -1.0 and bool(tr.terminated)
     s = s.replace(piles=jnp.array([0, 2, 0], jnp.int32))
-    s2, tr = EASY.step(glyphjax.step_key(0, 0), s, EASY.card.action_index("TAKE_1_1"))
+    s2, tr = jit_step(EASY)(glyphjax.step_key(0, 0), s, EASY.card.action_index("TAKE_1_1"))
     assert float(tr.reward) == 1.0 and bool(tr.terminated)  # the AI is forced to take the last
-    s2, tr = EASY.step(glyphjax.step_key(0, 0), s, EASY.card.action_index("TAKE_1_3"))
+    s2, tr = jit_step(EASY)(glyphjax.step_key(0, 0), s, EASY.card.action_index("TAKE_1_3"))
     assert float(tr.reward) == 0.0 and int(tr.event) == 2 and (np.asarray(s2.piles) == [0, 2, 0]).all()
 
 
@@ -101,7 +107,7 @@ def test_nim__golden_board():
     assert text0.grid == "❚❚❚❚❚····\n❚❚❚❚❚❚❚··\n❚❚❚❚❚❚❚❚❚"
     assert text0.message.startswith("You move first.")
     # (5,7,9) TAKE_2_8 -> (5,7,1), xor 3: the AI's only winning reply is TAKE_1_3 -> (5,4,1), xor 0
-    s, tr = HARD.step(glyphjax.step_key(0, 0), s, HARD.card.action_index("TAKE_2_8"))
+    s, tr = jit_step(HARD)(glyphjax.step_key(0, 0), s, HARD.card.action_index("TAKE_2_8"))
     text = glyphjax.render_text(HARD.card, HARD.render(s))
     assert text.grid == "❚❚❚❚❚····\n❚❚❚❚·····\n❚········"
     assert text.hud.endswith("Piles: 5, 4, 1    AI's last move: took 3 from pile 1")

@@ -14,6 +14,12 @@ EASY = glyphjax.make("classics/nonogram-easy")
 HARD = glyphjax.make("classics/nonogram-hard")
 
 
+@lru_cache(maxsize=None)
+def jit_step(env):
+    """env.step compiled once per env (eager stepping is slow)."""
+    return jax.jit(env.step)
+
+
 def runs(line):
     out, k = [], 0
     for b in list(line) + [0]:
@@ -114,17 +120,17 @@ def picture_state():
 
 def test_nonogram__rewards_and_decide_once():
     s = picture_state()
-    s, tr = EASY.step(glyphjax.step_key(0, 0), s, EASY.card.action_index("FILL_0"))
+    s, tr = jit_step(EASY)(glyphjax.step_key(0, 0), s, EASY.card.action_index("FILL_0"))
     assert abs(float(tr.reward) - 0.04) < 1e-7 and int(tr.event) == 1
-    s, tr = EASY.step(glyphjax.step_key(0, 1), s, EASY.card.action_index("MARK_0"))
+    s, tr = jit_step(EASY)(glyphjax.step_key(0, 1), s, EASY.card.action_index("MARK_0"))
     assert float(tr.reward) == 0.0 and int(tr.event) == 3
-    s, tr = EASY.step(glyphjax.step_key(0, 2), s, EASY.card.action_index("FILL_3"))
+    s, tr = jit_step(EASY)(glyphjax.step_key(0, 2), s, EASY.card.action_index("FILL_3"))
     assert abs(float(tr.reward) + 0.04) < 1e-7 and int(tr.event) == 2
     total, t = 0.0, 3
     for i in range(25):
         if not bool(s.decided.reshape(-1)[i]):
             name = ("FILL_" if PICTURE.flat[i] else "MARK_") + str(i)
-            s, tr = EASY.step(glyphjax.step_key(0, t), s, EASY.card.action_index(name))
+            s, tr = jit_step(EASY)(glyphjax.step_key(0, t), s, EASY.card.action_index(name))
             total += float(tr.reward)
             t += 1
     assert bool(tr.terminated) and int(tr.event) == 4 and abs(total - 23 / 25) < 1e-5
@@ -133,7 +139,7 @@ def test_nonogram__rewards_and_decide_once():
 def test_nonogram__golden_board():
     s = picture_state()
     for t, name in enumerate(["FILL_0", "MARK_1", "FILL_3"]):
-        s, _ = EASY.step(glyphjax.step_key(0, t), s, EASY.card.action_index(name))
+        s, _ = jit_step(EASY)(glyphjax.step_key(0, t), s, EASY.card.action_index(name))
     text = glyphjax.render_text(EASY.card, EASY.render(s))
     assert text.grid == "  01234\n0 ▉▉⬚✗⬚\n1 ⬚⬚⬚⬚⬚\n2 ⬚⬚⬚⬚⬚\n3 ⬚⬚⬚⬚⬚\n4 ⬚⬚⬚⬚⬚"
     assert text.hud == ("Step: 3 / 100    Correct: 1    Wrong: 2\n"

@@ -8,6 +8,7 @@ import glyphjax
 from glyphjax.suites.classics.slide2048 import slide, slide_row_left
 
 ENV = glyphjax.make("classics/2048")
+STEP = jax.jit(ENV.step)  # one compile per module; eager stepping is slow
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 
 
@@ -48,11 +49,11 @@ def test_2048__four_directions_on_a_board():
 
 def test_2048__valid_move_spawns_one_tile_invalid_move_is_noop():
     s = board_state([(2, 0, 0), (0, 0, 0), (0, 0, 0)])
-    s2, tr = ENV.step(glyphjax.step_key(0, 0), s, LEFT)  # nothing moves
+    s2, tr = STEP(glyphjax.step_key(0, 0), s, LEFT)  # nothing moves
     np.testing.assert_array_equal(s2.board, s.board)
     assert float(tr.reward) == 0.0
     for seed in range(20):
-        s3, _ = ENV.step(glyphjax.step_key(seed, 0), s, RIGHT)
+        s3, _ = STEP(glyphjax.step_key(seed, 0), s, RIGHT)
         b = np.asarray(s3.board)
         assert b[0, 2] == 1 and (b > 0).sum() == 2, f"seed {seed}: {b}"
         assert set(b[b > 0].tolist()) <= {1, 2}
@@ -60,14 +61,14 @@ def test_2048__valid_move_spawns_one_tile_invalid_move_is_noop():
 
 def test_2048__milestones_paid_once_and_64_wins():
     s = board_state([(32, 32, 0), (0, 0, 0), (0, 0, 0)], best_merged=4)  # 4, 8, 16 already paid
-    s2, tr = ENV.step(glyphjax.step_key(0, 0), s, LEFT)
+    s2, tr = STEP(glyphjax.step_key(0, 0), s, LEFT)
     assert abs(float(tr.reward) - 0.4) < 1e-6  # 32+32 -> 64: milestones 32 and 64 (32 unpaid before)
     assert bool(tr.terminated) and int(s2.best_merged) == 6
     s = board_state([(4, 4, 0), (2, 0, 0), (0, 0, 0)], best_merged=4)
-    s2, tr = ENV.step(glyphjax.step_key(0, 0), s, LEFT)
+    s2, tr = STEP(glyphjax.step_key(0, 0), s, LEFT)
     assert float(tr.reward) == 0.0 and not bool(tr.terminated)  # 8 already paid
     s = board_state([(2, 2, 0), (0, 0, 0), (0, 0, 0)])
-    s2, tr = ENV.step(glyphjax.step_key(0, 0), s, LEFT)
+    s2, tr = STEP(glyphjax.step_key(0, 0), s, LEFT)
     assert abs(float(tr.reward) - 0.2) < 1e-6
 
 
@@ -75,7 +76,7 @@ def test_2048__stuck_board_terminates():
     # after RIGHT row 0 (2,4,_) becomes (_,2,4) and the spawn fills (0,0): stuck unless it can merge
     s = board_state([(2, 4, 0), (8, 16, 2), (16, 8, 4)])
     for seed in range(10):
-        s2, tr = ENV.step(glyphjax.step_key(seed, 0), s, RIGHT)
+        s2, tr = STEP(glyphjax.step_key(seed, 0), s, RIGHT)
         b = np.asarray(s2.board)
         # independent check: no equal neighbours and no empty cell <=> stuck
         full = (b > 0).all()
@@ -85,7 +86,7 @@ def test_2048__stuck_board_terminates():
 
 def test_2048__golden_board():
     s = board_state([(2, 2, 4), (0, 8, 8), (0, 0, 2)])
-    s2, tr = ENV.step(glyphjax.step_key(5, 0), s, LEFT)
+    s2, tr = STEP(glyphjax.step_key(5, 0), s, LEFT)
     text = glyphjax.render_text(ENV.card, ENV.render(s2))
     b = np.asarray(s2.board)
     # the merged part is fixed; the spawn lands on one of the empty cells

@@ -1,5 +1,6 @@
 """Tetris (classics/tetris): gravity, moves and rotation, line clears, top-out, reward cap, golden."""
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -7,6 +8,7 @@ import glyphjax
 from glyphjax.suites.classics.tetris import HARD_DROP, LEFT, NOOP, ROT_CW, SHAPES, clear_lines
 
 ENV = glyphjax.make("classics/tetris")
+STEP = jax.jit(ENV.step)  # one compile per module; eager stepping is slow
 I, O, T = 0, 1, 2
 
 
@@ -33,20 +35,20 @@ def test_tetris__rotation_table_has_four_blocks_and_period_four():
 
 def test_tetris__gravity_one_row_per_turn_and_shift():
     s = start(T)
-    s1, tr = ENV.step(glyphjax.step_key(0, 0), s, NOOP)
+    s1, tr = STEP(glyphjax.step_key(0, 0), s, NOOP)
     assert blocks(s1) == [(1, 2), (2, 1), (2, 2), (2, 3)]
-    s2, _ = ENV.step(glyphjax.step_key(0, 1), s1, LEFT)
+    s2, _ = STEP(glyphjax.step_key(0, 1), s1, LEFT)
     assert blocks(s2) == [(2, 1), (3, 0), (3, 1), (3, 2)]
-    s3, _ = ENV.step(glyphjax.step_key(0, 2), s2, LEFT)  # blocked by the wall: only falls
+    s3, _ = STEP(glyphjax.step_key(0, 2), s2, LEFT)  # blocked by the wall: only falls
     assert blocks(s3) == [(3, 1), (4, 0), (4, 1), (4, 2)]
 
 
 def test_tetris__piece_locks_when_it_cannot_fall():
     s = start(O)
     for t in range(8):
-        s, tr = ENV.step(glyphjax.step_key(0, t), s, NOOP)
+        s, tr = STEP(glyphjax.step_key(0, t), s, NOOP)
     assert blocks(s) == [(8, 2), (8, 3), (9, 2), (9, 3)] and not np.asarray(s.well).any()
-    s, tr = ENV.step(glyphjax.step_key(0, 8), s, NOOP)
+    s, tr = STEP(glyphjax.step_key(0, 8), s, NOOP)
     w = np.asarray(s.well)
     assert w[8:, 2:4].all() and w.sum() == 4 and int(tr.event) == 4
     assert int(s.piece) == O and blocks(s) == [(0, 2), (0, 3), (1, 2), (1, 3)]  # next piece spawned
@@ -57,7 +59,7 @@ def test_tetris__line_clear_shifts_rows_down_and_pays():
     w[9] = [1, 0, 0, 0, 0, 1]
     w[8] = [1, 0, 0, 0, 0, 0]
     w[7] = [0, 0, 0, 0, 0, 1]
-    s, tr = ENV.step(glyphjax.step_key(0, 0), start(I, well=w), HARD_DROP)
+    s, tr = STEP(glyphjax.step_key(0, 0), start(I, well=w), HARD_DROP)
     out = np.asarray(s.well)
     assert abs(float(tr.reward) - 0.2) < 1e-7 and int(s.lines) == 1 and int(tr.event) == 1
     want = np.zeros((10, 6), bool)
@@ -79,7 +81,7 @@ def test_tetris__win_at_five_lines_with_cap():
     w = np.zeros((10, 6), bool)
     w[8:] = True
     w[8:, 2:4] = False  # an O fills two lines at once
-    s, tr = ENV.step(glyphjax.step_key(0, 0), start(O, well=w, lines=4), HARD_DROP)
+    s, tr = STEP(glyphjax.step_key(0, 0), start(O, well=w, lines=4), HARD_DROP)
     assert abs(float(tr.reward) - 0.2) < 1e-7 and bool(tr.terminated) and int(tr.event) == 3
 
 
@@ -87,7 +89,7 @@ def test_tetris__top_out_ends_the_game():
     w = np.zeros((10, 6), bool)
     w[2:, :5] = True  # column 5 open, so no line is full
     w[1, 2] = True  # blocks the O's spawn after the current piece locks
-    s, tr = ENV.step(glyphjax.step_key(0, 0), start(I, next_piece=O, well=w), HARD_DROP)
+    s, tr = STEP(glyphjax.step_key(0, 0), start(I, next_piece=O, well=w), HARD_DROP)
     assert bool(tr.terminated) and int(tr.event) == 2 and float(tr.reward) == 0.0
 
 
@@ -96,18 +98,18 @@ def test_tetris__rotation_blocked_is_noop():
     w[:, 0] = True
     w[9, :] = False
     s = start(I, well=w)  # I on row 0 cols 1-4; rotating CW puts it in column 3 rows -1..2
-    s1, _ = ENV.step(glyphjax.step_key(0, 0), s, ROT_CW)
+    s1, _ = STEP(glyphjax.step_key(0, 0), s, ROT_CW)
     assert int(s1.rot) == 0 and blocks(s1) == [(1, 1), (1, 2), (1, 3), (1, 4)]
-    s2, _ = ENV.step(glyphjax.step_key(0, 1), s1, ROT_CW)
+    s2, _ = STEP(glyphjax.step_key(0, 1), s1, ROT_CW)
     assert int(s2.rot) == 1 and blocks(s2) == [(1, 3), (2, 3), (3, 3), (4, 3)]
 
 
 def test_tetris__golden_board():
     s = start(T, next_piece=O)
-    s, _ = ENV.step(glyphjax.step_key(0, 0), s, NOOP)
+    s, _ = STEP(glyphjax.step_key(0, 0), s, NOOP)
     text = glyphjax.render_text(ENV.card, ENV.render(s))
     assert text.grid == "\n".join(["······", "··◼···", "·◼◼◼··"] + ["······"] * 7)
-    s, _ = ENV.step(glyphjax.step_key(0, 1), s, HARD_DROP)
+    s, _ = STEP(glyphjax.step_key(0, 1), s, HARD_DROP)
     text = glyphjax.render_text(ENV.card, ENV.render(s))
     assert text.grid == "\n".join(["··◼◼··", "··◼◼··"] + ["······"] * 6 + ["··▓···", "·▓▓▓··"])
     assert "Lines: 0 / 5    Piece: O    Next: " in text.hud

@@ -1,11 +1,13 @@
 """Tron (classics/tron): walls, trails, head-on and swap collisions, no reversing, AI, golden."""
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
 import glyphjax
 
 ENV = glyphjax.make("classics/tron")
+STEP = jax.jit(ENV.step)  # one compile per module; eager stepping is slow
 UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 
 
@@ -21,7 +23,7 @@ def state(you, you_dir, ai, ai_dir, mine=(), theirs=()):
 
 
 def step(s, a, t=0):
-    return ENV.step(glyphjax.step_key(0, t), s, a)
+    return STEP(glyphjax.step_key(0, t), s, a)
 
 
 def test_tron__wall_crash_loses():
