@@ -46,9 +46,8 @@ def codepoints(chars: str) -> jax.Array:
     """uint32 table from a string, one code point per character (index = cell code)."""
     return jnp.array([ord(c) for c in chars], jnp.uint32)
 
-# Appended (arcade games): the player avatar and empty space in side views / open fields.
+
+# The player avatar (every game where "you" move) and empty space in side views / open fields.
 PLAYER = "@"
 EMPTY_SPACE = " "
-GLYPHS_ARCADE = {PLAYER: "you (the player)", EMPTY_SPACE: "empty space"}
-# One meaning per glyph in the suite: `@` means "you" as in _puzzles.py (supersedes the line above).
 GLYPHS_ARCADE = {PLAYER: "you", EMPTY_SPACE: "empty space"}
