@@ -94,6 +94,8 @@ def test_sokoban__every_start_is_solvable_and_unsolved_on_1000_seeds(task_id):
         assert not (boxes & walls).any() and not walls[tuple(pos)] and not boxes[tuple(pos)]
         assert (boxes & ~targets).any(), f"{task_id} seed {seed}: starts solved"
         k = solve_sokoban(walls, targets, boxes, pos)
+        if k is None:  # weighted A* ran out of nodes: retry with pure greedy best-first
+            k = solve_sokoban(walls, targets, boxes, pos, max_nodes=30_000, weight=None)
         assert k is not None, f"{task_id} seed {seed}: solver found no solution"
         pushes.append(k)
     assert np.mean(pushes) >= 3, f"{task_id}: mean solution {np.mean(pushes)} pushes"
