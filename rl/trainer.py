@@ -344,7 +344,8 @@ class Trainer:
         if self.plan.policy == "vllm" and self.allowed is None:
             from rl.models import hf_io
             path = self.plan.out_dir / "weights" / "current"
-            hf_io.save_model(self.step.model(), path, copy_tokenizer_from=self.model_path)
+            hf_io.save_model(self.step.model(), path, copy_tokenizer_from=self.model_path,
+                              untie=True)  # vLLM 0.32 keeps a tied model's old lm_head on reload
             (path / "glyphjax_weight_version.json").write_text(json.dumps({"version": self.weight_version,
                                                                            "update": self.update}))
             self.policy.pause()

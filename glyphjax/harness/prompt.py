@@ -35,7 +35,9 @@ LABELS_CONVENTION = (
 @dataclasses.dataclass(frozen=True)
 class HarnessConfig:
     """Named, configurable harness. `basic`: instructions + conversation history; `memory`: a
-    persistent scratchpad block refreshed by separate model calls."""
+    persistent scratchpad block refreshed by separate model calls; `compact`: a short system
+    prompt (rules, action names, one-line response format; no per-action descriptions, reward or
+    observation conventions) for tiny models and CPU toy runs, where prompt length dominates cost."""
 
     name: str = "basic"
     history: int = 0  # how many previous (observation, action) pairs to show in the turn message
@@ -49,11 +51,19 @@ class HarnessConfig:
             raise ValueError("harness.history must be >= 0")
 
 
-HARNESSES = {"basic", "memory"}
+HARNESSES = {"basic", "memory", "compact"}
+
+COMPACT_RESPONSE_FORMAT = "Reply <action>ACTION_NAME</action>."
 
 
 def system_prompt(card: TaskCard, harness: HarnessConfig | None = None) -> str:
     harness = harness or HarnessConfig()
+    if harness.name == "compact":
+        parts = [f"Game {card.id}. {card.rules.strip()}", f"Actions: {', '.join(card.actions)}."]
+        if harness.memory:
+            parts.append("A [Memory] block holds your notes from earlier turns.")
+        parts.append(COMPACT_RESPONSE_FORMAT)
+        return "\n".join(parts)
     actions = "\n".join(f"- {name}: {desc}" for name, desc in zip(card.actions, card.action_descriptions))
     conv = OBSERVATION_CONVENTIONS + (" " + LABELS_CONVENTION if card.grid_labels else "")
     parts = [

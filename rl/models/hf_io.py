@@ -245,8 +245,14 @@ def model_tensors(model: Qwen3ForCausalLM, dtype: str | None = None) -> dict[str
 
 
 def save_model(model: Qwen3ForCausalLM, path: str | os.PathLike, *, dtype: str | None = None,
-               max_shard_bytes: int = 5 * 2**30, copy_tokenizer_from: str | os.PathLike | None = None) -> Path:
+               max_shard_bytes: int = 5 * 2**30, copy_tokenizer_from: str | os.PathLike | None = None,
+               untie: bool = False) -> Path:
     """Writes `config.json` + safetensors (sharded with an index above `max_shard_bytes`) to `path`.
+
+    untie: for a tied-embedding model, also write `lm_head.weight` (a copy of the embedding) and
+    `tie_word_embeddings: false`. The trainer's vLLM weight push uses it: vLLM 0.32's
+    `reload_weights` on a tied model reloads the embedding but keeps the old output projection
+    (rl/vllm_server.py `untied_copy`), so a served model must be untied.
 
     dtype: cast on write (None keeps the parameters' dtype). copy_tokenizer_from: a checkpoint
     directory whose tokenizer / generation-config files are copied alongside, so vLLM can serve it.
@@ -256,6 +262,10 @@ def save_model(model: Qwen3ForCausalLM, path: str | os.PathLike, *, dtype: str |
     tensors = model_tensors(model, dtype)
     dtypes = {str(a.dtype) for a in tensors.values()}
     config = dataclasses.replace(model.config, dtype=dtype or (dtypes.pop() if len(dtypes) == 1 else model.config.dtype))
+    if untie and config.tie_word_embeddings:
+        if "lm_head.weight" not in tensors:
+            tensors["lm_head.weight"] = np.array(tensors["model.embed_tokens.weight"], copy=True)
+        config = dataclasses.replace(config, tie_word_embeddings=False)
     for stale in [path / SINGLE_FILE, path / INDEX_FILE, *path.glob("model-*-of-*.safetensors")]:
         stale.unlink(missing_ok=True)
     shards: list[dict[str, np.ndarray]] = [{}]

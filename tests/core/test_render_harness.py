@@ -67,3 +67,16 @@ def test_harness__turn_message_history_and_memory():
     assert "2 turns ago" in msg and "1 turn ago" in msg and "Your action: LEFT" in msg
     with pytest.raises(ValueError, match="unknown harness"):
         HarnessConfig(name="fancy")
+
+
+def test_harness__compact_system_prompt_is_short_and_keeps_rules_actions_format():
+    env = glyphjax.make("dummy/arrow-1")
+    compact = system_prompt(env.card, HarnessConfig(name="compact"))
+    basic = system_prompt(env.card)
+    assert env.card.rules in compact and "Actions: UP, DOWN, LEFT, RIGHT." in compact
+    assert "<action>ACTION_NAME</action>" in compact
+    assert "[Legend]" not in compact and env.card.action_descriptions[0] not in compact  # the long parts dropped
+    assert len(compact) < len(basic) / 2, (len(compact), len(basic))
+    assert basic == system_prompt(env.card, HarnessConfig(name="basic"))  # basic unchanged by the new variant
+    with pytest.raises(ValueError, match="unknown harness"):
+        HarnessConfig(name="tiny")

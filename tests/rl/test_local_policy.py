@@ -186,3 +186,19 @@ def test_local_policy__update_model_swaps_weights_without_recompiling(policy, ti
         {**hf_io.model_tensors(original), "lm_head.weight": hf_io.model_tensors(original)["model.embed_tokens.weight"]})
     with pytest.raises(ValueError, match="same architecture"):
         policy.update_model(untied)
+
+
+def test_local_policy__chunked_prefill_of_a_long_prompt_equals_a_full_forward(tiny_ckpt):
+    import rl.policies.local as local
+    # > PREFILL_CHUNK tokens, so the prompt bucket (power of two) is prefilled in several chunks
+    prompt = [int(x) for x in np.random.default_rng(7).integers(10, 800, size=local.PREFILL_CHUNK + 100)]
+    pol = LocalPolicy.from_pretrained(tiny_ckpt, batch_buckets=(1,), min_prompt_bucket=64, min_new_tokens_bucket=4,
+                                      stop_token_ids=[])
+    g = pol.generate_ids([prompt], SamplingParams(temperature=0.0, max_new_tokens=3))[0]
+    assert len(g.completion_ids) == 3
+    logits = _full_forward_logits(tiny_ckpt, prompt, g.completion_ids, length=512)
+    top = logits.max(-1, keepdims=True)
+    ref = logits - top - np.log(np.exp(logits - top).sum(-1, keepdims=True))
+    for t, tok in enumerate(g.completion_ids):
+        assert tok == int(np.argmax(logits[t])), f"step {t}: greedy token after a chunked prefill is not the argmax"
+        assert abs(g.logprobs[t] - ref[t, tok]) <= 1e-4, f"step {t}: {g.logprobs[t]} vs {ref[t, tok]}"
