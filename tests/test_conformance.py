@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 
 import glyphjax
-from glyphjax.core.rollout import AutoReset, random_policy, replay
+from glyphjax.core.rollout import random_policy, replay
 from glyphjax.render.text import glyph_presence, hud_strings, render_batch
 
 EPISODES = int(os.environ.get("GLYPHJAX_PROPERTY_EPISODES", "10000"))
 ALL = glyphjax.all_ids()
+BATCH = 64  # one batch size for every batched check, so each task compiles its programs once
 
 
 def _random_results(env):
@@ -31,7 +32,36 @@ def _random_results(env):
     return glyphjax.rollout(env, random_policy(env.card.num_actions), seeds, record_actions=True)
 
 
-@pytest.fixture(scope="module", params=ALL)
+class Batched:
+    """Jitted batched reset / step(+render) / render of one task: compiled once, shared by the
+    checks of that task (compile time dominates these tests on a small CPU)."""
+
+    def __init__(self, env):
+        params = env.default_params()
+        self.reset = jax.jit(jax.vmap(lambda s: env.reset(glyphjax.reset_key(s), params)))
+        self.render = jax.jit(jax.vmap(lambda s: env.render(s, params)))
+
+        n_actions = env.card.num_actions
+
+        def step(seeds, t, states, actions):
+            """Step every env at turn t; actions < -1 are replaced by uniformly random ones."""
+            keys = jax.vmap(lambda s: glyphjax.step_key(s, t))(seeds)
+            rand = jax.vmap(lambda s: jax.random.randint(glyphjax.step_key(s + 7777, t), (), 0, n_actions))(seeds)
+            actions = jnp.where(actions < -1, rand, actions)
+
+            def one(k, s, a):
+                s, tr = env.step(k, s, a, params)
+                return s, tr, env.render(s, params)
+            return jax.vmap(one)(keys, states, actions)
+        self.step = jax.jit(step)
+
+
+@pytest.fixture(scope="module")
+def batched(task_id):
+    return Batched(glyphjax.make(task_id))
+
+
+@pytest.fixture(scope="module", params=[pytest.param(t, marks=pytest.mark.xdist_group(t)) for t in ALL])
 def task_id(request):
     """Module-scoped so pytest runs all checks of one task together (one random run per task)."""
     return request.param
@@ -79,62 +109,45 @@ def test_task__replay_matches_vmapped_run_bit_for_bit(task_id, results):
         assert bool(np.all(ended)), f"{task_id} seed {seed}: replay did not end where the run did"
 
 
-def test_task__finished_episode_is_frozen(task_id):
+def test_task__finished_episode_is_frozen(task_id, batched):
     env = glyphjax.make(task_id)
-    params = env.default_params()
-    n = 64
+    n = BATCH
     seeds = jnp.arange(n, dtype=jnp.uint32)
-    pol = random_policy(env.card.num_actions)
-
-    @jax.jit
-    def play_out(seeds):
-        def one(seed):
-            state = env.reset(glyphjax.reset_key(seed), params)
-
-            def body(t, s):
-                a = pol(jax.random.fold_in(jax.random.PRNGKey(7), t), s, params)
-                return env.step(glyphjax.step_key(seed, t), s, a, params)[0]
-            return jax.lax.fori_loop(0, env.card.max_steps, body, state)
-        return jax.vmap(one)(seeds)
-
-    final = play_out(seeds)
-    assert bool(jnp.all(final.done))
+    state = batched.reset(seeds)
+    random_actions = jnp.full((n,), -2, jnp.int32)
+    for t in range(env.card.max_steps):
+        state, _, _ = batched.step(seeds, t, state, random_actions)
+        if t % 16 == 15 and bool(jnp.all(state.done)):
+            break
+    assert bool(jnp.all(state.done)), f"{task_id}: episodes still running after max_steps"
     actions = jnp.arange(n, dtype=jnp.int32) % env.card.num_actions
-    keys = jax.vmap(lambda s: glyphjax.step_key(s, 999))(seeds)
-    again, tr = jax.jit(jax.vmap(lambda k, s, a: env.step(k, s, a, params)))(keys, final, actions)
-    for a, b in zip(jax.tree.leaves(final), jax.tree.leaves(again)):
+    again, tr, _ = batched.step(seeds, 999, state, actions)
+    for a, b in zip(jax.tree.leaves(state), jax.tree.leaves(again)):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=task_id)
     assert not bool(jnp.any(tr.reward != 0)) and not bool(jnp.any(tr.terminated | tr.truncated))
 
 
-def test_task__every_glyph_on_screen_is_in_the_legend(task_id):
+def test_task__every_glyph_on_screen_is_in_the_legend(task_id, batched):
     env = glyphjax.make(task_id)
     card = env.card
-    params = env.default_params()
-    wrapped = AutoReset(env)
-    n, turns = 128, min(card.max_steps, 96)
-    pol = random_policy(card.num_actions)
-
-    @jax.jit
-    def frames(seeds):
-        def one(seed):
-            s0 = wrapped.reset(seed, params)
-
-            def body(s, t):
-                a = pol(glyphjax.step_key(seed + 12345, t), s.env_state, params)
-                s, _, frame = wrapped.step(s, a, params)
-                return s, frame
-            first = env.render(s0.env_state, params)
-            _, fs = jax.lax.scan(body, s0, jnp.arange(turns))
-            return first, fs
-        return jax.vmap(one)(seeds)
-
-    first, fs = jax.device_get(frames(jnp.arange(n, dtype=jnp.uint32)))
-    grids = np.concatenate([first.grid[:, None], fs.grid], axis=1)
-    h, w = grids.shape[-2:]
-    present = glyph_presence(card, grids.reshape(-1, h, w))  # raises on an unknown glyph
+    n, turns = BATCH, min(card.max_steps, 128)
+    seeds = jnp.arange(n, dtype=jnp.uint32)
+    state = batched.reset(seeds)
+    first = jax.device_get(batched.render(state))
+    grids, huds = [first.grid], [first.hud]
+    random_actions = jnp.full((n,), -2, jnp.int32)
+    for t in range(turns):
+        state, _, frames = batched.step(seeds, t, state, random_actions)
+        frames = jax.device_get(frames)
+        grids.append(frames.grid)
+        huds.append(frames.hud)
+        if bool(jnp.all(state.done)):  # restart everything from fresh seeds (cheap, rare)
+            seeds = seeds + jnp.uint32(n)
+            state = batched.reset(seeds)
+    grids = np.concatenate(grids)
+    present = glyph_presence(card, grids)  # raises on an unknown glyph
     assert present.any(axis=1).all()
-    huds = np.concatenate([first.hud[:, None], fs.hud], axis=1).reshape(-1, first.hud.shape[-1])
+    huds = np.concatenate(huds)
     hud_strings(card, huds[:: max(1, len(huds) // 500)])  # the template formats every field
     # the text legend lists exactly the glyphs drawn
     batch = jax.tree.map(lambda x: x[:8], first)
@@ -157,11 +170,13 @@ def test_suite__no_glyph_has_two_meanings(suite):
                 meanings[glyph] = (meaning, task_id)
 
 
-def test_task__no_action_and_bad_indices(task_id):
+def test_task__no_action_and_bad_indices(task_id, batched):
     env = glyphjax.make(task_id)
-    state = env.reset(glyphjax.reset_key(3))
-    state2, tr = env.step(glyphjax.step_key(3, 0), state, glyphjax.NO_ACTION)
-    assert int(state2.t) == 1 and np.isfinite(float(np.sum(tr.reward)))
+    seeds = jnp.arange(3, 3 + BATCH, dtype=jnp.uint32)
+    states = batched.reset(seeds)
+    states2, tr, _ = batched.step(seeds, 0, states, jnp.full((BATCH,), glyphjax.NO_ACTION, jnp.int32))
+    assert (np.asarray(states2.t) == 1).all() and np.isfinite(np.asarray(tr.reward)).all()
+    state = jax.tree.map(lambda x: x[0], states)
     with pytest.raises(ValueError, match="out of range"):
         env.step(glyphjax.step_key(3, 0), state, env.card.num_actions)
     with pytest.raises(ValueError, match="out of range"):

@@ -18,7 +18,7 @@ from rl.policies.vllm import VLLMPolicy
 from rl.rollout import run_rollouts
 from rl.trajectory import read_episodes
 
-pytestmark = pytest.mark.vllm
+pytestmark = [pytest.mark.vllm, pytest.mark.xdist_group("vllm-server")]  # one server per session
 
 CONVS = [
     [{"role": "system", "content": "You are playing a game on a grid."},
