@@ -201,3 +201,13 @@ def test_rushhour__action_list_is_fixed_per_task():
     assert easy.card.actions == ("MOVE_X_FWD", "MOVE_X_BACK", "MOVE_A_FWD", "MOVE_A_BACK", "MOVE_B_FWD",
                                  "MOVE_B_BACK", "MOVE_C_FWD", "MOVE_C_BACK", "MOVE_D_FWD", "MOVE_D_BACK")
     assert len(hard.card.actions) == 18 and hard.card.actions[-2:] == ("MOVE_H_FWD", "MOVE_H_BACK")
+
+
+@pytest.mark.parametrize("task_id", IDS)
+def test_rushhour__fallback_layout_is_legal_and_solvable(task_id):
+    # used by a candidate only when a vehicle finds no free spot (0 of 8,000 candidates observed)
+    env = glyphjax.make(task_id)
+    pos, length, horiz = (np.asarray(x).tolist() for x in env._fallback())
+    cells = [(r + (0 if h else k), c + (k if h else 0)) for (r, c), L, h in zip(pos, length, horiz) for k in range(L)]
+    assert len(set(cells)) == len(cells) and all(0 <= r < S and 0 <= c < S for r, c in cells), f"{task_id}: {pos}"
+    assert pos[0] == [2, 0] and horiz[0] and solve(pos, length, horiz) == 4, f"{task_id}: {pos}"
