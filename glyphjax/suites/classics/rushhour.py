@@ -16,8 +16,8 @@ exit row and the other vehicles one by one at random legal spots that leave the 
 candidates observed per task), the candidate uses a fixed layout of vertical cars off the exit
 row. With the exit row empty, X can drive out: the layout is solvable. Then a bounded fori_loop
 of random legal moves (any vehicle, except that X may never reach column 4) scrambles it. Moves
-are reversible, so every scrambled state is still solvable, and X is never at column 4, so it is never already solved. The candidate with the most
-vehicles between X and the exit (then X farthest left) is kept. Certified by a host BFS in
+are reversible, so every scrambled state is still solvable, and X is never at column 4, so it is
+never already solved. The candidate with the most vehicles between X and the exit (then X farthest left) is kept. Certified by a host BFS in
 tests/suites/classics/test_rushhour.py on 1,000 seeds per task: all solvable in >= 1 move, mean
 optimum 4.86 (easy) / 6.38 (hard) moves. The scripted heuristic solves 98% / 83% of 200 seeds.
 
