@@ -10,16 +10,17 @@ reaches the right edge (X on board columns 4-5, next to the exit); the episode t
 Actions: MOVE_X_FWD, MOVE_X_BACK, MOVE_A_FWD, MOVE_A_BACK, ... (2 * (1 + n) actions, fixed per
 task; the reference named the player car PLAYER and had a NOOP action, we use NO_ACTION = -1).
 
-Generation (pure JAX, static shapes): 8 candidates vmapped. Each places X at column 0 of the
-exit row and the other vehicles one by one at random legal spots that leave the exit row empty
-(random orientation, truck with probability 0.3); if a vehicle finds no spot (0 of 8,000
-candidates observed per task), the candidate uses a fixed layout of vertical cars off the exit
-row. With the exit row empty, X can drive out: the layout is solvable. Then a bounded fori_loop
-of random legal moves (any vehicle, except that X may never reach column 4) scrambles it. Moves
-are reversible, so every scrambled state is still solvable, and X is never at column 4, so it is
-never already solved. The candidate with the most vehicles between X and the exit (then X farthest left) is kept. Certified by a host BFS in
-tests/suites/classics/test_rushhour.py on 1,000 seeds per task: all solvable in >= 1 move, mean
-optimum 4.86 (easy) / 6.38 (hard) moves. The scripted heuristic solves 98% / 83% of 200 seeds.
+Generation (pure JAX, static shapes): 8 candidates vmapped. Each places X at column 0 of the exit
+row and the other vehicles one by one at random legal spots that leave the exit row empty (random
+orientation, truck with probability 0.3); if a vehicle finds no spot (0 of 8,000 candidates
+observed per task), the candidate uses a fixed layout of vertical cars off the exit row. With the
+exit row empty, X can drive out: the layout is solvable. Then a bounded fori_loop of random legal
+moves (any vehicle, except that X may never reach column 4) scrambles it. Moves are reversible, so
+every scrambled state is still solvable, and X is never at column 4, so it is never already
+solved. The candidate with the most vehicles between X and the exit (then X farthest left) is
+kept. Certified by a host BFS in tests/suites/classics/test_rushhour.py on 1,000 seeds per task:
+all solvable in >= 1 move, mean optimum 4.86 (easy) / 6.38 (hard) moves. The scripted heuristic
+solves 98% / 83% of 200 seeds.
 
 Reward: -1/T for each action that moves a vehicle; +1 (instead of the move cost) on the move that
 brings X to the exit, which ends the episode. Blocked moves and NO_ACTION cost nothing (house
