@@ -62,16 +62,22 @@ def compile_fn(fn, *args):
     return compiled, time.process_time() - t
 
 
-def glyphjax_steps(task: str, b: int, repeats: int) -> dict:
+def glyphjax_steps(task: str, b: int, repeats: int, reset_share: float | None = None) -> dict:
+    """reset_share: AutoReset.step_batch with at most ceil(share * B) fresh episodes per step
+    (None: vmap(AutoReset.step), a fresh reset computed for every slot every step)."""
     env = glyphjax.make(task)
     wrapped = AutoReset(env)
     n_actions = env.card.num_actions
     n = scan_length(b)
+    max_resets = None if reset_share is None else max(1, int(np.ceil(reset_share * b)))
 
     def run(state, key):
         def body(state, k):
             a = jax.random.randint(k, (b,), 0, n_actions, jnp.int32)
-            state, tr, _ = jax.vmap(wrapped.step)(state, a)
+            if max_resets is None:
+                state, tr, _ = jax.vmap(wrapped.step)(state, a)
+            else:
+                state, tr, _ = wrapped.step_batch(state, a, max_resets=max_resets)
             return state, tr.reward.sum()
         state, r = jax.lax.scan(body, state, jax.random.split(key, n))
         return state, r.sum()
@@ -207,6 +213,9 @@ def main(argv=None) -> int:
     ap.add_argument("--no-peer", action="store_true", help="skip jumanji")
     ap.add_argument("--glyphbench-src", default=None, help="checkout of the GlyphBench reference")
     ap.add_argument("--json", default=None, help="also write the figures to this JSON file")
+    ap.add_argument("--reset-share", type=float, default=None,
+                    help="auto-reset at most this share of the batch per step (AutoReset.step_batch); "
+                         "default: vmap(AutoReset.step), a fresh reset for every slot every step")
     args = ap.parse_args(argv)
     try:
         tasks = glyphjax.task_ids(args.tasks)
@@ -229,7 +238,7 @@ def main(argv=None) -> int:
     for task in tasks:
         for b in args.batch:
             with console.status(f"{task} B={b}"):
-                r = glyphjax_steps(task, b, args.repeats)
+                r = glyphjax_steps(task, b, args.repeats, args.reset_share)
                 if not args.no_text:
                     r.update(glyphjax_text(task, b, args.repeats))
             rows[(task, b)] = r

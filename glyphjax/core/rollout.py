@@ -80,6 +80,33 @@ class AutoReset:
                              state.episode + finished.astype(jnp.int32))
         return out, trans, final_frame
 
+    def step_batch(self, state: AutoResetState, action: jax.Array, params: Any = None,
+                   max_resets: int | None = None) -> tuple[AutoResetState, Transition, Frame]:
+        """`step` over a batch (leading axis B) that generates fresh episodes only for finished
+        slots: at most `max_resets` per call, gathered with a static-size `nonzero`.
+
+        `vmap(step)` must build a fresh reset for every slot on every step (a select keeps it only
+        where an episode ended), so a task with an expensive generator pays it B times per step.
+        Here the reset cost is `max_resets` generator calls per step, independent of B. A slot
+        that finishes while all reset places are taken stays finished (frozen, reward 0, no
+        flags) for a step and is reset on a later one; every episode is still a function of its
+        seed and actions. `max_resets=None` resets every finished slot at once and equals
+        `vmap(step)` exactly.
+        """
+        env = self.env
+        b = action.shape[0]
+        k = b if max_resets is None else max(1, min(int(max_resets), b))
+        keys = jax.vmap(step_key)(state.seed, state.env_state.t)
+        nxt, trans = jax.vmap(lambda kk, s, a: env.step(kk, s, a, params))(keys, state.env_state, action)
+        final_frame = jax.vmap(lambda s: env.render(s, params))(nxt)
+        slots = jnp.nonzero(nxt.done, size=k, fill_value=b)[0]  # b = no slot (dropped below)
+        new_seeds = state.seed[jnp.minimum(slots, b - 1)] + jnp.uint32(self.stride)
+        fresh = jax.vmap(lambda s: env.reset(reset_key(s), params))(new_seeds)
+        env_state = jax.tree.map(lambda full, f: full.at[slots].set(f, mode="drop"), nxt, fresh)
+        out = AutoResetState(env_state, state.seed.at[slots].set(new_seeds, mode="drop"),
+                             state.episode.at[slots].add(1, mode="drop"))
+        return out, trans, final_frame
+
 
 class RolloutResult(NamedTuple):
     returns: jax.Array  # float32[B] (or [B, players])

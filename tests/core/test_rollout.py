@@ -5,6 +5,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 import numpy as np
+import pytest
 
 import glyphjax
 from glyphjax.core.rollout import AutoReset, random_policy, run_episode
@@ -62,3 +63,39 @@ def test_autoreset__truncation_is_not_termination():
     for t in range(400):
         state, tr, _ = step(state, jax.random.randint(jax.random.fold_in(key, t), (), 0, 4))
         assert not (bool(tr.terminated) and bool(tr.truncated))
+
+
+def test_autoreset__batched_resets_equal_vmapped_step_and_bounded_resets_keep_episodes():
+    env = glyphjax.make("classics/snake-easy")
+    wrapped = AutoReset(env)
+    b, turns = 32, 120
+    seeds = jnp.arange(b, dtype=jnp.uint32)
+    s_vmap = s_all = s_few = jax.vmap(wrapped.reset)(seeds)
+    step_vmap = jax.jit(jax.vmap(wrapped.step))
+    step_all = jax.jit(wrapped.step_batch)
+    step_few = jax.jit(lambda s, a: wrapped.step_batch(s, a, max_resets=2))
+    key = jax.random.PRNGKey(3)
+    rewards_few = {}  # (slot, episode seed) -> summed reward, for the bounded-reset run
+    actions_few = {}
+    for t in range(turns):
+        a = jax.random.randint(jax.random.fold_in(key, t), (b,), 0, 4)
+        s_vmap, tr_v, _ = step_vmap(s_vmap, a)
+        s_all, tr_a, _ = step_all(s_all, a)
+        for x, y in zip(jax.tree.leaves((s_vmap, tr_v)), jax.tree.leaves((s_all, tr_a))):
+            np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+        running = ~np.asarray(s_few.env_state.done)
+        seed_before = np.asarray(s_few.seed)
+        s_few, tr_f, _ = step_few(s_few, a)
+        for i in np.flatnonzero(running):
+            k = (i, int(seed_before[i]))
+            rewards_few[k] = rewards_few.get(k, np.float32(0)) + np.float32(tr_f.reward[i])
+            actions_few.setdefault(k, []).append(int(a[i]))
+        assert int((np.asarray(s_few.seed) != seed_before).sum()) <= 2  # at most 2 resets a step
+    # every finished episode of the bounded run replays exactly from (seed, actions)
+    checked = 0
+    for (i, seed), acts in actions_few.items():
+        frames, trans = glyphjax.replay(env, seed, acts)
+        if bool(trans.terminated[-1] | trans.truncated[-1]):
+            assert np.float32(trans.reward.sum(dtype=np.float32)) == pytest.approx(rewards_few[(i, seed)], abs=1e-6)
+            checked += 1
+    assert checked >= b
