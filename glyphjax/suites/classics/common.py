@@ -37,6 +37,12 @@ def sample_cell(key: jax.Array, mask: jax.Array) -> tuple[jax.Array, jax.Array]:
     return idx, n_free > 0
 
 
+def border_mask(size: int) -> jax.Array:
+    """bool[size, size]: the outer ring of a square board (the wall ring most games draw)."""
+    edge = (jnp.arange(size) == 0) | (jnp.arange(size) == size - 1)
+    return edge[:, None] | edge[None, :]
+
+
 def glyph_grid(codes: jax.Array, table: jax.Array) -> jax.Array:
     """Map small integer cell codes to code points with one table lookup (uint32)."""
     return table[codes].astype(jnp.uint32)

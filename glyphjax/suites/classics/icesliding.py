@@ -26,7 +26,7 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._puzzles import GLYPHS_PUZZLE, GOAL, PLAYER
-from glyphjax.suites.classics.common import DIR_DELTAS, DIR_NAMES, GLYPHS_COMMON, WALL, codepoints
+from glyphjax.suites.classics.common import DIR_DELTAS, DIR_NAMES, GLYPHS_COMMON, WALL, border_mask, codepoints
 
 ICE = "░"
 ROCK = "◆"
@@ -121,10 +121,7 @@ class IceSliding(Env):
         )
 
     def _border(self):
-        s = self.size
-        r = jnp.arange(s)
-        edge = (r == 0) | (r == s - 1)
-        return edge[:, None] | edge[None, :]
+        return border_mask(self.size)
 
     def _candidate(self, key):
         """One random layout -> (rocks, start flat, goal flat, ok)."""

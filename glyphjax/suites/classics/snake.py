@@ -21,7 +21,7 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, FLOOR, GLYPHS_COMMON, OPPOSITE,
-                                             WALL, codepoints, sample_cell)
+                                             WALL, border_mask, codepoints, sample_cell)
 
 HEADS = "▲▼◀▶"  # head glyph per heading (UP, DOWN, LEFT, RIGHT)
 BODY = "■"
@@ -92,10 +92,7 @@ class Snake(Env):
                           food=jnp.stack([idx // s, idx % s]).astype(jnp.int32), eaten=jnp.int32(0))
 
     def _interior(self):
-        s = self.size
-        rows = jnp.arange(s)
-        inner = (rows > 0) & (rows < s - 1)
-        return inner[:, None] & inner[None, :]
+        return ~border_mask(self.size)
 
     def _step(self, key, state: SnakeState, action, params):
         turn = (action >= 0) & (action != OPPOSITE[state.heading])

@@ -27,7 +27,8 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._puzzles import GLYPHS_PUZZLE, PLAYER
-from glyphjax.suites.classics.common import DIR_DELTAS, DIR_NAMES, FLOOR, GLYPHS_COMMON, WALL, codepoints
+from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, FLOOR, GLYPHS_COMMON, WALL, border_mask,
+                                             codepoints)
 
 BOX = "☐"
 TARGET = "◇"
@@ -86,10 +87,7 @@ class Sokoban(Env):
         )
 
     def _border(self):
-        s = self.size
-        r = jnp.arange(s)
-        edge = (r == 0) | (r == s - 1)
-        return edge[:, None] | edge[None, :]
+        return border_mask(self.size)
 
     def _walk(self, key, walls, targets, pos):
         """Reverse random walk with pulls; returns the highest-scoring (boxes, pos, score) seen."""
