@@ -20,6 +20,15 @@ import glyphjax
 from glyphjax.core.rollout import AutoReset
 
 
+def _steps_per_s(run, state, n_steps: int) -> float:
+    """Warm (compile) the scan program once, then time one call from its final state."""
+    out = run(state, jax.random.PRNGKey(0))
+    jax.block_until_ready(out)
+    t = time.perf_counter()
+    jax.block_until_ready(run(out[0], jax.random.PRNGKey(1)))
+    return n_steps / (time.perf_counter() - t)
+
+
 def ours(task: str, batch: int, steps: int) -> float:
     env = glyphjax.make(task)
     wrapped = AutoReset(env)
@@ -35,12 +44,7 @@ def ours(task: str, batch: int, steps: int) -> float:
         return jax.lax.scan(body, states, jax.random.split(key, steps))
 
     states = jax.jit(jax.vmap(wrapped.reset))(jnp.arange(batch, dtype=jnp.uint32))
-    out = run(states, jax.random.PRNGKey(0))
-    jax.block_until_ready(out)
-    t = time.perf_counter()
-    out = run(out[0], jax.random.PRNGKey(1))
-    jax.block_until_ready(out)
-    return batch * steps / (time.perf_counter() - t)
+    return _steps_per_s(run, states, batch * steps)
 
 
 def navix_sps(name: str, batch: int, steps: int) -> float | None:
@@ -59,12 +63,7 @@ def navix_sps(name: str, batch: int, steps: int) -> float | None:
         return jax.lax.scan(body, ts, jax.random.split(key, steps))
 
     ts = jax.jit(jax.vmap(env.reset))(jax.random.split(jax.random.PRNGKey(0), batch))
-    out = run(ts, jax.random.PRNGKey(0))
-    jax.block_until_ready(out)
-    t = time.perf_counter()
-    out = run(out[0], jax.random.PRNGKey(1))
-    jax.block_until_ready(out)
-    return batch * steps / (time.perf_counter() - t)
+    return _steps_per_s(run, ts, batch * steps)
 
 
 def xminigrid_sps(name: str, batch: int, steps: int) -> float | None:
@@ -83,12 +82,7 @@ def xminigrid_sps(name: str, batch: int, steps: int) -> float | None:
         return jax.lax.scan(body, ts, jax.random.split(key, steps))
 
     ts = jax.jit(jax.vmap(env.reset, in_axes=(None, 0)))(params, jax.random.split(jax.random.PRNGKey(0), batch))
-    out = run(ts, jax.random.PRNGKey(0))
-    jax.block_until_ready(out)
-    t = time.perf_counter()
-    out = run(out[0], jax.random.PRNGKey(1))
-    jax.block_until_ready(out)
-    return batch * steps / (time.perf_counter() - t)
+    return _steps_per_s(run, ts, batch * steps)
 
 
 def compile_times() -> None:
