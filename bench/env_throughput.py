@@ -9,8 +9,14 @@ with uniformly random actions (no rendering); compile time is measured apart (lo
 Text observations/s: jitted vmapped `render` of B states, copied to the host and turned into
 strings by `glyphjax.render_batch`. The peer (jumanji Snake-v1, 12x12) is stepped the same way
 in the same run (AutoResetWrapper, vmapped, random actions in one scan). With `--glyphbench-src`
-the GlyphBench reference Snake (plain Python, one env) runs in a subprocess importing it from
-that checkout: `_step` (no text) and `step` (text). Figures are medians of `--repeats` runs.
+the GlyphBench reference's Python env for every Classics task in --tasks (its registry id
+glyphbench/classics-<name>-v0) runs, one env with random actions and a reset on episode end, in
+its own subprocess with a time cap (a crash or hang gives '-' and the reason): `_step` (no text)
+and `step` (text); a second table compares ours at the largest B and at B=1 with it, per
+CPU-second and wall. Figures are medians of `--repeats` runs.
+
+    python bench/env_throughput.py --tasks 'classics/*' --batch 4096 --no-peer --no-text \
+        --reset-share 0.0625 --glyphbench-src /tmp/glyphbench --json out.json
 """
 
 from __future__ import annotations
@@ -144,49 +150,83 @@ def jumanji_steps(b: int, repeats: int) -> dict | None:
 
 GLYPHBENCH_SCRIPT = r"""
 import json, os, sys, time, statistics, types
-sys.path.insert(0, sys.argv[1])
+src, env_id, repeats, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+sys.path.insert(0, src)
 # a bare package object, so glyphbench/__init__.py (which needs the `verifiers` package for its
-# RL integration) is not executed: only the game modules are imported
-pkg = types.ModuleType("glyphbench"); pkg.__path__ = [os.path.join(sys.argv[1], "glyphbench")]
+# RL integration) is not executed: only the core and the Classics game modules are imported
+pkg = types.ModuleType("glyphbench"); pkg.__path__ = [os.path.join(src, "glyphbench")]
 sys.modules["glyphbench"] = pkg
 import numpy as np
-from glyphbench.envs.classics.snake import SnakeEasyEnv, SnakeHardEnv
+import glyphbench.envs.classics  # registers the Classics envs
+from glyphbench.core.registry import make_env
+env = make_env(env_id)
+rng = np.random.default_rng(0)
+n_act = env.action_spec.n
 out = {}
-for name, cls in (("classics/snake-easy", SnakeEasyEnv), ("classics/snake-hard", SnakeHardEnv)):
-    env = cls()
-    rng = np.random.default_rng(0)
-    n_act = env.action_spec.n
-    for mode in ("steps_per_s", "text_obs_per_s"):
-        rates = []
-        for rep in range(int(sys.argv[2])):
-            env.reset(rep)
-            t = time.perf_counter(); steps = 0; seed = rep
-            while time.perf_counter() - t < 1.0:
-                a = int(rng.integers(n_act))
-                if mode == "steps_per_s":
-                    env._turn += 1
-                    _, _, term, trunc, _ = env._step(a)
-                    trunc = trunc or env._turn >= env.max_turns
-                else:
-                    _, _, term, trunc, _ = env.step(a)
-                steps += 1
-                if term or trunc:
-                    seed += 1000; env.reset(seed)
-            rates.append(steps / (time.perf_counter() - t))
-        out.setdefault(name, {})[mode] = statistics.median(rates)
+for mode in ("steps", "text_obs"):
+    walls, cpus = [], []
+    for rep in range(repeats):
+        seed = rep
+        def reset(seed):
+            if mode == "text_obs":
+                env.reset(seed)  # public reset: renders the text observation
+            else:  # BaseGlyphEnv.reset without the render
+                env._rng = np.random.default_rng(seed); env._turn = 0; env._reset(seed)
+        reset(seed)
+        c = time.process_time(); t = time.perf_counter(); steps = 0
+        while time.perf_counter() - t < seconds:
+            a = int(rng.integers(n_act))
+            if mode == "steps":  # BaseGlyphEnv.step without the text render
+                env._turn += 1
+                _, _, term, trunc, _ = env._step(a)
+                trunc = trunc or env._turn >= env.max_turns
+            else:
+                _, _, term, trunc, _ = env.step(a)
+            steps += 1
+            if term or trunc:
+                seed += 1000; reset(seed)
+        walls.append(steps / (time.perf_counter() - t)); cpus.append(steps / max(time.process_time() - c, 1e-9))
+    out[mode + "_per_s"] = statistics.median(walls); out[mode + "_per_cpu_s"] = statistics.median(cpus)
 print(json.dumps(out))
 """
 
 
-def glyphbench_rates(src: str, repeats: int) -> dict:
+def glyphbench_path(src: str) -> str:
     path = os.path.join(src, "src") if os.path.isdir(os.path.join(src, "src", "glyphbench")) else src
-    if not os.path.isdir(os.path.join(path, "glyphbench")):
+    if not os.path.isdir(os.path.join(path, "glyphbench", "envs", "classics")):
         raise SystemExit(f"--glyphbench-src {src}: no glyphbench package found there (expected "
-                         f"{src}/src/glyphbench); point it at a checkout of the GlyphBench repository")
-    p = subprocess.run([sys.executable, "-c", GLYPHBENCH_SCRIPT, path, str(repeats)],
-                       capture_output=True, text=True, timeout=600)
+                         f"{src}/src/glyphbench/envs/classics); point it at a checkout of the GlyphBench "
+                         f"repository (github.com/roger-creus/glyphbench)")
+    return path
+
+
+def glyphbench_id(task: str) -> str | None:
+    """Our classics/<name> is the reference's glyphbench/classics-<name>-v0 (same names in both
+    registries); None for tasks of other suites (not run against the reference here)."""
+    suite, _, name = task.partition("/")
+    return f"glyphbench/classics-{name}-v0" if suite == "classics" else None
+
+
+def glyphbench_rates(path: str, task: str, repeats: int, seconds: float = 1.0,
+                     timeout: float = 120.0) -> dict:
+    """The reference's env for `task` (plain Python, one env, random actions, reset on episode
+    end) in its own subprocess: steps/s with its internal `_step` (no text) and text obs/s with
+    its public `step` (renders). A crash, a hang past `timeout` s or a task the reference lacks
+    gives {"error": reason} instead of figures."""
+    env_id = glyphbench_id(task)
+    if env_id is None:
+        return {"error": "no reference env"}
+    try:
+        p = subprocess.run([sys.executable, "-c", GLYPHBENCH_SCRIPT, path, env_id, str(repeats), str(seconds)],
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"no result within {timeout:.0f} s (hang or very slow reset)"}
     if p.returncode != 0:
-        raise SystemExit(f"GlyphBench reference failed to run from {path}:\n{p.stderr[-2000:]}")
+        lines = [ln for ln in p.stderr.strip().splitlines() if ln.strip()]
+        reason = lines[-1].strip() if lines else f"exit code {p.returncode}"
+        if "unknown env_id" in reason:
+            reason = f"not in the reference registry ({env_id})"
+        return {"error": reason[:120]}
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
@@ -204,6 +244,10 @@ def machine() -> str:
             f"jax {jax.__version__} ({jax.default_backend()})")
 
 
+def fmt(x, spec=",.0f"):
+    return "-" if x is None else format(x, spec)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tasks", nargs="+", default=DEFAULT_TASKS, help="task ids or globs")
@@ -211,8 +255,12 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=5, help="timed runs per figure (median)")
     ap.add_argument("--no-text", action="store_true", help="skip text observations/s")
     ap.add_argument("--no-peer", action="store_true", help="skip jumanji")
-    ap.add_argument("--glyphbench-src", default=None, help="checkout of the GlyphBench reference")
-    ap.add_argument("--json", default=None, help="also write the figures to this JSON file")
+    ap.add_argument("--glyphbench-src", default=None,
+                    help="checkout of the GlyphBench reference: its Python env for every Classics task "
+                         "in --tasks runs in the same run (adds B=1 to --batch)")
+    ap.add_argument("--ref-timeout", type=float, default=120.0,
+                    help="seconds before a reference env's subprocess is given up ('-' in the table)")
+    ap.add_argument("--json", default=None, help="also write the figures to this JSON file (after every task)")
     ap.add_argument("--reset-share", type=float, default=None,
                     help="auto-reset at most this share of the batch per step (AutoReset.step_batch); "
                          "default: vmap(AutoReset.step), a fresh reset for every slot every step")
@@ -222,13 +270,27 @@ def main(argv=None) -> int:
     except glyphjax.UnknownTaskError as e:
         print(f"env_throughput: error: {e}", file=sys.stderr)
         return 2
+    gb_path = glyphbench_path(args.glyphbench_src) if args.glyphbench_src else None
+    batches = sorted(set(args.batch) | ({1} if gb_path else set()))
     from rich.console import Console
     from rich.table import Table
     console = Console(stderr=True)
-    rows = {}
-    peer = {}
+    rows, peer, gb = {}, {}, {}
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+    def save():
+        if args.json:
+            doc = {"date": started, "machine": machine(), "repeats": args.repeats,
+                   "reset_share": args.reset_share, "argv": sys.argv[1:] if argv is None else list(argv),
+                   "loadavg_end": list(os.getloadavg()),
+                   "glyphjax": [{"task": t, "batch": b, **r} for (t, b), r in rows.items()],
+                   "jumanji_snake_v1": [{"batch": b, **r} for b, r in peer.items()],
+                   "glyphbench": gb}
+            with open(args.json, "w") as f:
+                json.dump(doc, f, indent=1)
+
     if not args.no_peer:
-        for b in args.batch:
+        for b in batches:
             with console.status(f"jumanji Snake-v1 B={b}"):
                 r = jumanji_steps(b, args.repeats)
             if r is None:
@@ -236,39 +298,59 @@ def main(argv=None) -> int:
                 break
             peer[b] = r
     for task in tasks:
-        for b in args.batch:
+        for b in batches:
             with console.status(f"{task} B={b}"):
-                r = glyphjax_steps(task, b, args.repeats, args.reset_share)
-                if not args.no_text:
-                    r.update(glyphjax_text(task, b, args.repeats))
+                try:
+                    r = glyphjax_steps(task, b, args.repeats, args.reset_share)
+                    if not args.no_text:
+                        r.update(glyphjax_text(task, b, args.repeats))
+                except Exception as e:  # one broken task must not lose the other figures
+                    r = {"error": f"{type(e).__name__}: {e}"[:120]}
+                r["loadavg"] = os.getloadavg()[0]
             rows[(task, b)] = r
-    gb = glyphbench_rates(args.glyphbench_src, args.repeats) if args.glyphbench_src else {}
+        if gb_path:
+            with console.status(f"GlyphBench reference {task}"):
+                gb[task] = glyphbench_rates(gb_path, task, args.repeats, timeout=args.ref_timeout)
+                gb[task]["loadavg"] = os.getloadavg()[0]
+        console.print(f"{task}: done (load {os.getloadavg()[0]:.1f})")
+        save()
 
     table = Table(title=f"env throughput ({datetime.date.today()}; {machine()})", title_justify="left")
     for col in ("task", "B", "steps/s", "steps/cpu-s", "compile cpu-s", "x jumanji (wall)",
                 "x jumanji (cpu)", "text obs/s"):
         table.add_column(col, justify="left" if col == "task" else "right")
     for (task, b), r in rows.items():
+        if "error" in r:
+            table.add_row(task, str(b), "-", "-", "-", "-", "-", r["error"])
+            continue
         ratio = f"{r['steps_per_s'] / peer[b]['steps_per_s']:.2f}x" if b in peer else "-"
         ratio_cpu = f"{r['steps_per_cpu_s'] / peer[b]['steps_per_cpu_s']:.2f}x" if b in peer else "-"
-        table.add_row(task, str(b), f"{r['steps_per_s']:,.0f}", f"{r['steps_per_cpu_s']:,.0f}",
-                      f"{r['compile_s']:.2f}", ratio, ratio_cpu,
-                      f"{r['text_obs_per_s']:,.0f}" if "text_obs_per_s" in r else "-")
+        table.add_row(task, str(b), fmt(r["steps_per_s"]), fmt(r["steps_per_cpu_s"]),
+                      f"{r['compile_s']:.2f}", ratio, ratio_cpu, fmt(r.get("text_obs_per_s")))
     for b, r in peer.items():
-        table.add_row("jumanji Snake-v1 (peer)", str(b), f"{r['steps_per_s']:,.0f}", f"{r['steps_per_cpu_s']:,.0f}",
+        table.add_row("jumanji Snake-v1 (peer)", str(b), fmt(r["steps_per_s"]), fmt(r["steps_per_cpu_s"]),
                       f"{r['compile_s']:.2f}", "1.00x", "1.00x", "-")
-    for task, r in gb.items():
-        table.add_row(f"GlyphBench {task} (Python)", "1", f"{r['steps_per_s']:,.0f}", "-", "-", "-", "-",
-                      f"{r['text_obs_per_s']:,.0f}")
     Console(width=170).print(table)
-    if args.json:
-        doc = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-               "machine": machine(), "repeats": args.repeats,
-               "glyphjax": [{"task": t, "batch": b, **r} for (t, b), r in rows.items()],
-               "jumanji_snake_v1": [{"batch": b, **r} for b, r in peer.items()],
-               "glyphbench": gb}
-        with open(args.json, "w") as f:
-            json.dump(doc, f, indent=1)
+    if gb:
+        # one row per task: ours at the largest B and at B=1 against the reference's one Python env
+        big = max(batches)
+        ref = Table(title=f"vs the GlyphBench reference (Python, one env; ours B={big} and B=1; "
+                          f"ratios per CPU-second and wall)", title_justify="left")
+        for col in (f"task", f"ours B={big} steps/s", f"ours B={big} steps/cpu-s", "ours B=1 steps/cpu-s",
+                    "ref steps/s", "ref steps/cpu-s", "x ref (cpu)", "x ref (wall)", "compile cpu-s",
+                    "ref text obs/s", "note"):
+            ref.add_column(col, justify="left" if col in ("task", "note") else "right")
+        for task, g in gb.items():
+            o, o1 = rows[(task, big)], rows[(task, 1)]
+            ok = "error" not in o and "error" not in g
+            ref.add_row(task, fmt(o.get("steps_per_s")), fmt(o.get("steps_per_cpu_s")),
+                        fmt(o1.get("steps_per_cpu_s")), fmt(g.get("steps_per_s")), fmt(g.get("steps_per_cpu_s")),
+                        f"{o['steps_per_cpu_s'] / g['steps_per_cpu_s']:.1f}x" if ok else "-",
+                        f"{o['steps_per_s'] / g['steps_per_s']:.1f}x" if ok else "-",
+                        fmt(o.get("compile_s"), ".2f"), fmt(g.get("text_obs_per_s")),
+                        o.get("error") or g.get("error") or "")
+        Console(width=200).print(ref)
+    save()
     return 0
 
 
