@@ -38,7 +38,8 @@ def st_of(c):
 class Planner:
     """Mutable host model of one level: grid, agent, carried item; actions appended to `out`."""
 
-    def __init__(self, grid, pos, d, carry=0):
+    def __init__(self, grid, pos, d, carry=0, rng=None):
+        self.rng = rng  # None: the fixed door order; a Generator: a shuffled order (restarts)
         self.g = np.array(grid, np.int64)
         self.pos = (int(pos[0]), int(pos[1]))
         self.d = int(d)
@@ -200,7 +201,9 @@ class Planner:
         h, w = self.g.shape
         doors = self.find(lambda c: t_of(c) == DOOR and (c & 127) != 0)
         focus = getattr(self, "focus", None)
-        if focus is not None:  # work on the doors nearest the objective first
+        if self.rng is not None:  # a restart: try the doors in another order
+            self.rng.shuffle(doors)
+        elif focus is not None:  # work on the doors nearest the objective first
             doors.sort(key=lambda d: abs(d[0] - focus[0]) + abs(d[1] - focus[1]))
         else:
             doors.sort(key=lambda d: st_of(self.g[d]) == LOCKED)  # unblock plain doors first
@@ -270,9 +273,22 @@ class Planner:
         return False
 
 
-def plan(cfg, state) -> list[int] | None:
-    """Action list solving the level in `state` (a host copy of a reset MiniGridState)."""
-    p = Planner(np.asarray(state.grid), np.asarray(state.pos), int(state.dir))
+def plan(cfg, state, restarts: int = 16) -> list[int] | None:
+    """Action list solving the level in `state` (a host copy of a reset MiniGridState).
+
+    The subgoal chain is greedy, so the order in which blocked doors are cleared can dead-end
+    (e.g. a key dropped where a moved ball later seals it in). The first attempt uses the fixed
+    order (nearest the objective first); if it fails, up to `restarts` more attempts shuffle the
+    door order with seeds 1, 2, ... (deterministic), and the first plan found is returned."""
+    for attempt in range(restarts + 1):
+        out = _plan_once(cfg, state, None if attempt == 0 else np.random.default_rng(attempt))
+        if out is not None:
+            return out
+    return None
+
+
+def _plan_once(cfg, state, rng) -> list[int] | None:
+    p = Planner(np.asarray(state.grid), np.asarray(state.pos), int(state.dir), rng=rng)
     target = tuple(int(x) for x in np.asarray(state.target))
     aux = tuple(int(x) for x in np.asarray(state.aux))
     item = int(state.target_item)

@@ -556,19 +556,26 @@ def gen_unlock(kind: str):
     return gen
 
 
-def _om_door(rg, rnd, g, slots, i, j, k, color, locked, key_in_box, blocked, agent_ref):
-    """Farama ObstructedMaze `add_door`: door k of room (i, j); a green ball in front of it on the
-    room's side if blocked; if locked, its key (inside a blue box if key_in_box) in room (i, j)."""
+def _om_door(rg, g, slots, i, j, k, color, locked, blocked):
+    """Farama ObstructedMaze `add_door`: door k of room (i, j), locked or closed; a green ball in
+    front of it on the room's side if blocked. The key is placed by `_om_key`, after every door
+    and ball of the room (Farama's ObstructedMaze v1 order: in v0 a later blocking ball could land
+    on an earlier key's cell and delete it, leaving ~7% of 1Q/2Dlhb levels unsolvable, Farama
+    issue 323)."""
     p = rg.door_pos(slots, i, j, k)
     g = g.at[p[0], p[1]].set(pack(DOOR, color, LOCKED if locked else CLOSED))
     if blocked:
         dr, dc = [(0, 1), (1, 0), (0, -1), (-1, 0)][k]
         g = g.at[p[0] - dr, p[1] - dc].set(item(BALL, GREEN))
-    if locked:
-        obj = item(KEY, color)
-        if key_in_box:
-            obj = pack(BOX, BLUE, 0, obj)
-        g, _ = rg.place_in_room(rnd, g, i, j, obj, agent_ref)
+    return g
+
+
+def _om_key(rg, rnd, g, i, j, color, key_in_box, agent_ref):
+    """The key of a `color` door in room (i, j), inside a blue box if key_in_box."""
+    obj = item(KEY, color)
+    if key_in_box:
+        obj = pack(BOX, BLUE, 0, obj)
+    g, _ = rg.place_in_room(rnd, g, i, j, obj, agent_ref)
     return g
 
 
@@ -580,7 +587,8 @@ def gen_obstructed_1d(key_in_box: bool, blocked: bool):
     def gen(rnd):
         g, slots = rg.base(rnd)
         colors = rnd.perm(NCOL)
-        g = _om_door(rg, rnd, g, slots, 0, 0, 0, colors[0], True, key_in_box, blocked, rg.centre)
+        g = _om_door(rg, g, slots, 0, 0, 0, colors[0], True, blocked)
+        g = _om_key(rg, rnd, g, 0, 0, colors[0], key_in_box, rg.centre)
         ball = item(BALL, RED)
         g, _ = rg.place_in_room(rnd, g, 1, 0, ball, rg.centre)
         pos, d = place_agent(rnd, g, rg.region(0, 0), facing_free=True)
@@ -589,9 +597,10 @@ def gen_obstructed_1d(key_in_box: bool, blocked: bool):
 
 
 def gen_obstructed_full(agent_room, key_in_box: bool, blocked: bool, quarters: int):
-    """Farama ObstructedMaze_Full (2Dl, 2Dlh, 2Dlhb, 1Q, 2Q, Full): 3x3 rooms; the middle room
-    opens into `quarters` side rooms; each side room has two locked, maybe blocked doors into the
-    neighbouring corners with their keys (maybe in boxes); the red ball is in a random corner."""
+    """Farama ObstructedMaze_Full, v1 placement order (2Dl, 2Dlh, 2Dlhb, 1Q, 2Q, Full): 3x3 rooms;
+    the middle room opens through plain closed doors into `quarters` side rooms; each side room
+    has two locked, maybe blocked doors into the neighbouring corners, then their keys (maybe in
+    boxes); the red ball is in a random corner."""
     rg = RoomGrid(6, 3, 3)
     side = [(2, 1), (1, 2), (0, 1), (1, 0)][:quarters]
     corners = [(2, 0), (2, 2), (0, 2), (0, 0)][:quarters]
@@ -600,10 +609,11 @@ def gen_obstructed_full(agent_room, key_in_box: bool, blocked: bool, quarters: i
         g, slots = rg.base(rnd)
         colors = rnd.perm(NCOL)
         for i, (si, sj) in enumerate(side):
-            g = _om_door(rg, rnd, g, slots, 1, 1, i, colors[i], False, key_in_box, blocked, rg.centre)
+            g = _om_door(rg, g, slots, 1, 1, i, colors[i], False, False)  # middle door: plain
             for kk in (-1, 1):
-                g = _om_door(rg, rnd, g, slots, si, sj, (i + kk) % 4, colors[(i + kk) % NCOL],
-                             True, key_in_box, blocked, rg.centre)
+                g = _om_door(rg, g, slots, si, sj, (i + kk) % 4, colors[(i + kk) % NCOL], True, blocked)
+            for kk in (-1, 1):
+                g = _om_key(rg, rnd, g, si, sj, colors[(i + kk) % NCOL], key_in_box, rg.centre)
         which = rnd.randint(0, quarters)
         reg = jnp.zeros((rg.h, rg.w), bool)
         for n, (ci, cj) in enumerate(corners):
