@@ -4,6 +4,11 @@ The server's token ids must be the checkpoint tokenizer's, and its log-probs tho
 Qwen3 model on the same tokens (|diff| <= 1e-3 in fp32), also after a weight reload. The server
 serves an untied copy of the (tied) tiny checkpoint: the JAX model loads the tied original, so the
 comparison also checks that untying leaves the function unchanged.
+
+The trainer's weight push is checked end to end: one real update of the trainer, pushed by
+`Trainer.push_weights`, then the server's prompt log-probs (vLLM `prompt_logprobs`, fixed tokens, no
+sampling) equal the trainer's new ones. Tests that reload weights restore the original weights before
+they return (and check it), so every test sees the seed-0 model whatever the order.
 """
 
 from __future__ import annotations
@@ -132,6 +137,93 @@ def test_reload_weights__server_then_matches_the_new_checkpoint(policy, tiny_ckp
     (c,) = policy.complete(CONVS[:1], sampling)
     np.testing.assert_allclose(c.logprobs, jax_completion_logprobs(old_model, c.prompt_ids, c.completion_ids),
                                atol=1e-3, rtol=0, err_msg="after reloading the original weights")
+
+
+def server_prompt_logprobs(url: str, model: str, token_ids: list[int]) -> np.ndarray:
+    """The server's log p(token_t | tokens_<t) for t >= 1 of a fixed token sequence (vLLM's
+    `prompt_logprobs` on /v1/completions with a token-id prompt; no sampling involved)."""
+    import json
+    import urllib.request
+    body = {"model": model, "prompt": list(token_ids), "max_tokens": 1, "temperature": 1.0, "prompt_logprobs": 0}
+    req = urllib.request.Request(url + "/v1/completions", data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=120) as r:
+        entries = json.loads(r.read())["choices"][0]["prompt_logprobs"]
+    assert entries[0] is None and len(entries) == len(token_ids), "prompt_logprobs: one entry per prompt token"
+    return np.array([e[str(t)]["logprob"] for e, t in zip(entries[1:], token_ids[1:])])
+
+
+def test_trainer_update_then_push__server_logprobs_are_the_trainers_new_ones(vllm_server, tiny_ckpt, tmp_path):
+    """One real update of rl.train_step.TrainStep (inside rl.trainer.Trainer, policy=vllm), pushed with
+    the trainer's own `push_weights` (untied safetensors, pause, reload_weights, resume): the server's
+    log-probs on fixed token sequences then equal the trainer's NEW log-probs (<= 1e-3) and differ from
+    the OLD ones. Restores the served weights afterwards (checked), so test order does not matter."""
+    import json
+    from rl.train_cli import compose
+    from rl.train_step import Sample
+    from rl.trainer import Trainer
+    from rl.vllm_server import untied_copy
+    cfg = compose(["policy=vllm", f"server.url={vllm_server.url}", f"server.model={vllm_server.model}",
+                   f"model.path={tiny_ckpt}", "model.dtype=float32", "rl=ipo", "rl.lr=1e-3", "rl.group_size=2",
+                   "rl.rollout_budget=2", "ckpt_every=0", "log.console=false"], tmp_path / "run")
+    trainer = Trainer(cfg)
+    original = untied_copy(tiny_ckpt, tmp_path / "seed0-untied")
+    try:
+        # Fixed sequences: the server's own completions (old weights) of two prompts, advantages +1 / -1.
+        comps = trainer.policy.complete(CONVS[:2], SamplingParams(temperature=1.0, max_new_tokens=16))
+        samples = [Sample(c.prompt_ids, c.completion_ids, c.logprobs, adv) for c, adv in zip(comps, (1.0, -1.0))]
+        batch = trainer.step.build(samples, micro_batch_size=2)
+        old = trainer.step.logprobs(batch)
+        m = batch["mask"] > 0
+        np.testing.assert_allclose(old[m], batch["q"][m], atol=1e-3, rtol=0,
+                                   err_msg="before the update: trainer vs sampler log-probs (old weights)")
+        metrics = trainer.step.step(batch)
+        assert metrics["trainable_tokens"] == sum(len(c.completion_ids) for c in comps) and metrics["grad_norm"] > 0
+        new = trainer.step.logprobs(batch)
+        moved = np.abs(new[m] - old[m])
+        assert moved.mean() > 1e-2, f"the update barely moved the log-probs (mean |change| {moved.mean():.2e})"
+
+        trainer.update += 1  # as Trainer.train_update does between the step and the push
+        trainer.push_weights()  # the trainer's own vLLM push
+        assert trainer.weight_version == 1
+        written = json.loads((tmp_path / "run" / "weights" / "current" / "glyphjax_weight_version.json").read_text())
+        assert written == {"version": 1, "update": 1}
+        exported = json.loads((tmp_path / "run" / "weights" / "current" / "config.json").read_text())
+        assert exported["tie_word_embeddings"] is False, "the vLLM export must be untied (vLLM 0.32 lm_head reload)"
+
+        for r in range(2):  # batch rows are sorted by length: find each sample's row by its tokens
+            toks = list(samples[r].prompt_ids) + list(samples[r].completion_ids)
+            row = next(i for i in range(batch["inputs"].shape[1])
+                       if list(batch["inputs"][0, i, :len(toks) - 1]) == toks[:-1])
+            served = server_prompt_logprobs(vllm_server.url, vllm_server.model, toks)
+            p = len(samples[r].prompt_ids)
+            served_c = served[p - 1:]  # the completion tokens' log-probs
+            trainer_new = new[0, row, p - 1:p - 1 + len(samples[r].completion_ids)]
+            trainer_old = old[0, row, p - 1:p - 1 + len(samples[r].completion_ids)]
+            np.testing.assert_allclose(served_c, trainer_new, atol=1e-3, rtol=0,
+                                       err_msg=f"sample {r} (advantage {samples[r].advantage:+}): server after the "
+                                               f"push vs the trainer's new log-probs")
+            assert np.max(np.abs(served_c - trainer_old)) > 1e-3, f"sample {r}: server still serves the old weights"
+            # the whole sequence (prompt tokens too) follows the new weights
+            full_new = new[0, row, :len(toks) - 1]
+            np.testing.assert_allclose(served, full_new, atol=1e-3, rtol=0, err_msg=f"sample {r}: all positions")
+
+        # what the trainer trains on next: sampled tokens' log-probs from the updated server
+        fresh = trainer.policy.complete(CONVS[:1], SamplingParams(temperature=1.0, max_new_tokens=16))[0]
+        fb = trainer.step.build([Sample(fresh.prompt_ids, fresh.completion_ids, fresh.logprobs, 0.0)], 1)
+        fm = fb["mask"] > 0
+        np.testing.assert_allclose(fb["q"][fm], trainer.step.logprobs(fb)[fm], atol=1e-3, rtol=0,
+                                   err_msg="sampled-token log-probs after the push vs the trainer's")
+    finally:
+        trainer.policy.pause()
+        trainer.policy.reload_weights(str(original))
+        trainer.policy.resume()
+        trainer.policy.close()
+    toks = list(samples[0].prompt_ids) + list(samples[0].completion_ids)
+    p = len(samples[0].prompt_ids)
+    np.testing.assert_allclose(server_prompt_logprobs(vllm_server.url, vllm_server.model, toks)[p - 1:],
+                               np.asarray(samples[0].logprobs), atol=1e-3, rtol=0,
+                               err_msg="after restoring the original weights")
 
 
 def test_batch_of_long_prompts__completes_with_chunked_prefill(policy):
