@@ -15,7 +15,7 @@ its own subprocess with a time cap (a crash or hang gives '-' and the reason): `
 and `step` (text); a second table compares ours at the largest B and at B=1 with it, per
 CPU-second and wall. Figures are medians of `--repeats` runs.
 
-    python bench/env_throughput.py --tasks 'classics/*' --batch 4096 --no-peer --no-text \
+    python bench/env_throughput.py --tasks 'classics/*' --batch 4096 --no-peer --no-text \\
         --reset-share 0.0625 --glyphbench-src /tmp/glyphbench --json out.json
 """
 
@@ -113,13 +113,15 @@ def glyphjax_text(task: str, b: int, repeats: int) -> dict:
         obs = glyphjax.render_batch(card, frames)
         return [o.render() for o in obs]
     once()
-    times = []
+    times, cpus = [], []
     for _ in range(repeats):
+        c = time.process_time()
         t = time.perf_counter()
         texts = once()
         times.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
     assert len(texts) == b
-    return {"text_obs_per_s": b / statistics.median(times)}
+    return {"text_obs_per_s": b / statistics.median(times), "text_obs_per_cpu_s": b / statistics.median(cpus)}
 
 
 def jumanji_steps(b: int, repeats: int) -> dict | None:
@@ -317,19 +319,20 @@ def main(argv=None) -> int:
 
     table = Table(title=f"env throughput ({datetime.date.today()}; {machine()})", title_justify="left")
     for col in ("task", "B", "steps/s", "steps/cpu-s", "compile cpu-s", "x jumanji (wall)",
-                "x jumanji (cpu)", "text obs/s"):
+                "x jumanji (cpu)", "text obs/s", "text obs/cpu-s"):
         table.add_column(col, justify="left" if col == "task" else "right")
     for (task, b), r in rows.items():
         if "error" in r:
-            table.add_row(task, str(b), "-", "-", "-", "-", "-", r["error"])
+            table.add_row(task, str(b), "-", "-", "-", "-", "-", "-", r["error"])
             continue
         ratio = f"{r['steps_per_s'] / peer[b]['steps_per_s']:.2f}x" if b in peer else "-"
         ratio_cpu = f"{r['steps_per_cpu_s'] / peer[b]['steps_per_cpu_s']:.2f}x" if b in peer else "-"
         table.add_row(task, str(b), fmt(r["steps_per_s"]), fmt(r["steps_per_cpu_s"]),
-                      f"{r['compile_s']:.2f}", ratio, ratio_cpu, fmt(r.get("text_obs_per_s")))
+                      f"{r['compile_s']:.2f}", ratio, ratio_cpu, fmt(r.get("text_obs_per_s")),
+                      fmt(r.get("text_obs_per_cpu_s")))
     for b, r in peer.items():
         table.add_row("jumanji Snake-v1 (peer)", str(b), fmt(r["steps_per_s"]), fmt(r["steps_per_cpu_s"]),
-                      f"{r['compile_s']:.2f}", "1.00x", "1.00x", "-")
+                      f"{r['compile_s']:.2f}", "1.00x", "1.00x", "-", "-")
     Console(width=170).print(table)
     if gb:
         # one row per task: ours at the largest B and at B=1 against the reference's one Python env
@@ -338,7 +341,7 @@ def main(argv=None) -> int:
                           f"ratios per CPU-second and wall)", title_justify="left")
         for col in (f"task", f"ours B={big} steps/s", f"ours B={big} steps/cpu-s", "ours B=1 steps/cpu-s",
                     "ref steps/s", "ref steps/cpu-s", "x ref (cpu)", "x ref (wall)", "compile cpu-s",
-                    "ref text obs/s", "note"):
+                    "ref text obs/s", "ref text obs/cpu-s", "note"):
             ref.add_column(col, justify="left" if col in ("task", "note") else "right")
         for task, g in gb.items():
             o, o1 = rows[(task, big)], rows[(task, 1)]
@@ -347,7 +350,7 @@ def main(argv=None) -> int:
                         fmt(o1.get("steps_per_cpu_s")), fmt(g.get("steps_per_s")), fmt(g.get("steps_per_cpu_s")),
                         f"{o['steps_per_cpu_s'] / g['steps_per_cpu_s']:.1f}x" if ok else "-",
                         f"{o['steps_per_s'] / g['steps_per_s']:.1f}x" if ok else "-",
-                        fmt(o.get("compile_s"), ".2f"), fmt(g.get("text_obs_per_s")),
+                        fmt(o.get("compile_s"), ".2f"), fmt(g.get("text_obs_per_s")), fmt(g.get("text_obs_per_cpu_s")),
                         o.get("error") or g.get("error") or "")
         Console(width=200).print(ref)
     save()
