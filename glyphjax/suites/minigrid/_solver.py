@@ -209,11 +209,20 @@ class Planner:
             doors.sort(key=lambda d: st_of(self.g[d]) == LOCKED)  # unblock plain doors first
         for door in doors:
             locked = st_of(self.g[door]) == LOCKED
-            if not locked and door in reach:
-                continue
             color = col_of(self.g[door])
             approach = [(door[0] + dr, door[1] + dc) for dr, dc in DV]
             approach = [a for a in approach if 0 <= a[0] < h and 0 <= a[1] < w]
+            if not locked and door in reach:
+                # reachable, but an object just behind it may seal off the room beyond
+                # (Playground): stand in the doorway, carry the object off, drop it
+                for a in approach:
+                    behind = [(a[0] + dr, a[1] + dc) for dr, dc in DV]
+                    if (t_of(self.g[a]) in (BALL, BOX, KEY) and a not in reach
+                            and any(0 <= b[0] < h and 0 <= b[1] < w and b not in reach and b != door
+                                    and self.walkable(self.g[b]) for b in behind)
+                            and self.fetch(a) and self.drop_somewhere(avoid=set(approach) | {door})):
+                        return True
+                continue
             if not any(a in reach for a in approach):
                 for a in approach:
                     if t_of(self.g[a]) in (BALL, BOX, KEY) and any((a[0] + dr, a[1] + dc) in reach for dr, dc in DV):
