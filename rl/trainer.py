@@ -12,7 +12,8 @@ rl.models.hf_io and pause / reload_weights / resume on the server (the weight ve
 
 Everything a user can get wrong is checked by `validate` before a model is loaded or a server
 is used for sampling (budget divisibility, unknown loss/estimator/task, missing checkpoint when
-resuming, unreachable server).
+resuming, unreachable server). A server that dies or keeps failing mid-run ends `run` with a
+PolicyServerError that names the last checkpoint and says to resume with resume=true.
 
 Action-token mode (`rl.action_tokens: true`, **ours**, for toy runs and the learnability test): the
 assistant turn is prefilled with `<action>` and the one sampled token is restricted to the task's
@@ -40,6 +41,7 @@ from rl import seeds as seedlib
 from rl.advantages import ESTIMATORS, EpisodeBatch, make_estimator
 from rl.losses import LOSSES
 from rl.policies.base import Completion, FINISH_STOP, SamplingParams
+from rl.policies.vllm import PolicyServerError  # stdlib-only client module: cheap to import
 from rl.train_step import Sample, StepConfig, TrainStep
 
 POLICIES = ("local", "vllm")
@@ -475,19 +477,31 @@ class Trainer:
         every = int(_get(self.cfg, "eval.every", 0) or 0)
         ckpt_every = int(_get(self.cfg, "ckpt_every", 0) or 0)
         done_here = 0
-        if every and self.update == 0 and _get(self.cfg, "eval.at_start", True):
-            out.append(self.evaluate())
-        while self.update < self.plan.num_updates:
-            out.append(self.train_update())
-            done_here += 1
-            if every and self.update % every == 0:
+        try:
+            if every and self.update == 0 and _get(self.cfg, "eval.at_start", True):
                 out.append(self.evaluate())
-            last = self.update == self.plan.num_updates
-            if ckpt_every and (self.update % ckpt_every == 0 or last):
-                self.save()
-            if stop_after is not None and done_here >= stop_after:
-                break
+            while self.update < self.plan.num_updates:
+                out.append(self.train_update())
+                done_here += 1
+                if every and self.update % every == 0:
+                    out.append(self.evaluate())
+                last = self.update == self.plan.num_updates
+                if ckpt_every and (self.update % ckpt_every == 0 or last):
+                    self.save()
+                if stop_after is not None and done_here >= stop_after:
+                    break
+        except PolicyServerError as e:  # the vLLM server died or kept failing mid-run
+            raise self._server_failure(e) from None
         return out
+
+    def _server_failure(self, e: Exception) -> PolicyServerError:
+        """The policy server failed mid-run: say where training stopped and how to continue."""
+        saved = ckpt.latest_step(str(self.plan.ckpt_dir))
+        where = (f"the last checkpoint is update {saved} in {self.plan.ckpt_dir}; restart the server and run the "
+                 f"same command with resume=true to continue from it" if saved is not None else
+                 f"no checkpoint was written yet ({self.plan.ckpt_dir}); restart the server and start again")
+        return PolicyServerError(f"training stopped with {self.update} of {self.plan.num_updates} updates done (weight "
+                                 f"version {self.weight_version}): the policy server failed: {e}. {where}")
 
 
 def train(cfg: Any) -> list[dict]:
