@@ -189,7 +189,7 @@ def run_tunix(samples: int, length: int, steps: int, micro: int) -> dict:
 
 def tunix_python() -> tuple[str | None, str]:
     """An interpreter where `tunix` imports, or (None, why not)."""
-    tried = []
+    tried, last = [], "no such interpreter"
     for py in [os.environ.get("GLYPHJAX_TUNIX_PYTHON"), TUNIX_VENV_PYTHON, sys.executable]:
         if not py or py in tried:
             continue
