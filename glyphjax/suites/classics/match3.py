@@ -129,23 +129,38 @@ _HORIZONTAL_PATTERNS = (
 )
 
 
-def has_move(board: jax.Array) -> jax.Array:
-    """Some swap makes a line (local patterns with shifted copies: no per-swap board copies).
-    Equal to trying all swaps on a board without lines (a test checks it)."""
-    def at(dr, dc):
-        return shift(board, -dr, -dc, -1)  # out[r, c] = board[r + dr, c + dc]
+def _pattern_tables():
+    """Static index tables for `has_move`: the distinct offsets the patterns use, and per pattern
+    (both orientations) the offset numbers of the pair and of up to 3 sources (missing sources
+    point at a sentinel plane that never equals a gem)."""
+    pats = [(p, q, src) for p, q, src in _HORIZONTAL_PATTERNS]
+    pats += [(p[::-1], q[::-1], tuple(o[::-1] for o in src)) for p, q, src in _HORIZONTAL_PATTERNS]
+    offsets = sorted({o for p, q, src in pats for o in (p, q, *src)})
+    num = {o: i for i, o in enumerate(offsets)}
+    sentinel = len(offsets)
+    pair = [[num[p], num[q]] for p, q, _ in pats]
+    srcs = [[num[o] for o in src] + [sentinel] * (3 - len(src)) for _, _, src in pats]
+    return offsets, pair, srcs
 
-    found = jnp.zeros((), jnp.bool_)
-    for transpose in (False, True):
-        for p, q, sources in _HORIZONTAL_PATTERNS:
-            if transpose:
-                p, q, sources = p[::-1], q[::-1], tuple(s[::-1] for s in sources)
-            pair = (at(*p) == at(*q)) & (at(*p) >= 0)
-            near = jnp.zeros(board.shape, jnp.bool_)
-            for src in sources:
-                near = near | (at(*src) == at(*p))
-            found = found | jnp.any(pair & near)
-    return found
+
+_OFFSETS, _PAIR_IDX, _SRC_IDX = _pattern_tables()
+_PAD = 3  # the largest offset in the patterns
+
+
+def has_move(board: jax.Array) -> jax.Array:
+    """Some swap makes a line: local patterns, evaluated for all cells and patterns at once from
+    one gather of shifted board copies (no per-swap board copies; one small program).
+    Equal to trying all swaps on a board without lines (a test checks it)."""
+    padded = jnp.pad(board, _PAD, constant_values=-1)
+    rr = jnp.arange(SIZE)[None, :, None] + _PAD + jnp.array([o[0] for o in _OFFSETS])[:, None, None]
+    cc = jnp.arange(SIZE)[None, None, :] + _PAD + jnp.array([o[1] for o in _OFFSETS])[:, None, None]
+    at = padded[rr, cc]  # [offset, r, c] = board[r + dr, c + dc] (-1 outside)
+    at = jnp.concatenate([at, jnp.full((1, SIZE, SIZE), -2, board.dtype)])  # sentinel plane
+    pair_idx, src_idx = jnp.array(_PAIR_IDX), jnp.array(_SRC_IDX)
+    p, q = at[pair_idx[:, 0]], at[pair_idx[:, 1]]  # [pattern, r, c]
+    pair = (p == q) & (p >= 0)
+    near = jnp.any(at[src_idx] == p[:, None], axis=1)
+    return jnp.any(pair & near)
 
 
 def has_move_brute(board: jax.Array) -> jax.Array:
