@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from flax import struct
 
 from glyphjax.core.registry import register
@@ -53,11 +54,15 @@ class SokobanState(EnvState):
     pos: jax.Array  # int32[2]
 
 
+def _manhattan(s: int) -> np.ndarray:
+    """int32[s*s, s*s] Manhattan distances between cells (a host constant: nothing to compile)."""
+    r, c = np.divmod(np.arange(s * s), s)
+    return (np.abs(r[:, None] - r[None, :]) + np.abs(c[:, None] - c[None, :])).astype(np.int32)
+
+
 def _off_score(boxes: jax.Array, targets: jax.Array) -> jax.Array:
     """1000 * (#boxes off target) + sum over boxes of the Manhattan distance to the nearest target."""
-    s = boxes.shape[0]
-    r, c = jnp.divmod(jnp.arange(s * s), s)
-    dist = jnp.abs(r[:, None] - r[None, :]) + jnp.abs(c[:, None] - c[None, :])
+    dist = jnp.asarray(_manhattan(boxes.shape[0]))
     near = jnp.where(targets.reshape(1, -1), dist, 10_000).min(axis=1)
     b = boxes.reshape(-1)
     return 1000 * jnp.sum(b & ~targets.reshape(-1)) + jnp.sum(jnp.where(b, near, 0))
