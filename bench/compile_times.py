@@ -9,6 +9,8 @@ auto-reset scan of bench/env_throughput.py (vmap(AutoReset.step) over B envs wit
 inside `lax.scan`). Figures are process CPU seconds (robust to load on a shared machine) and wall
 seconds. The persistent compilation cache is off and `jax.clear_caches()` runs before every task,
 so each task compiles from scratch. Rows are sorted by the worst program; `!` marks > --limit.
+`--compiler-option xla_backend_optimization_level=1` passes XLA options to every compile
+(`Lowered.compile(compiler_options=...)`), to see what a cheaper backend pipeline would save.
 """
 
 from __future__ import annotations
@@ -29,10 +31,13 @@ from glyphjax.core.rollout import AutoReset  # noqa: E402
 PROGRAMS = ("reset", "step", "render", "rollout")
 
 
+COMPILER_OPTIONS: dict = {}
+
+
 def timed_compile(fn, *args) -> tuple[float, float]:
     """(process CPU seconds, wall seconds) of trace + lower + compile of jit(fn) on args."""
     c, t = time.process_time(), time.perf_counter()
-    jax.jit(fn).lower(*args).compile()
+    jax.jit(fn).lower(*args).compile(compiler_options=COMPILER_OPTIONS or None)
     return time.process_time() - c, time.perf_counter() - t
 
 
@@ -68,7 +73,15 @@ def main(argv=None) -> int:
     ap.add_argument("--tasks", nargs="+", default=["classics/*"], help="task ids or globs")
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--limit", type=float, default=5.0, help="mark programs over this many CPU-s")
+    ap.add_argument("--compiler-option", action="append", default=[], metavar="NAME=VALUE",
+                    help="XLA compiler option for every compile (repeatable)")
     args = ap.parse_args(argv)
+    for opt in args.compiler_option:
+        name, sep, value = opt.partition("=")
+        if not sep:
+            print(f"compile_times: error: --compiler-option {opt!r} is not NAME=VALUE", file=sys.stderr)
+            return 2
+        COMPILER_OPTIONS[name] = value
     jax.config.update("jax_enable_compilation_cache", False)
     try:
         tasks = glyphjax.task_ids(args.tasks)
@@ -81,7 +94,8 @@ def main(argv=None) -> int:
         rows[task] = task_compile_times(task, args.batch)
         print(f"{task}: " + ", ".join(f"{p} {rows[task][p][0]:.2f}" for p in PROGRAMS),
               file=sys.stderr, flush=True)
-    print(f"Compile CPU-s (wall s) at B={args.batch}; {machine()}; load averages "
+    opts = f"; compiler options {COMPILER_OPTIONS}" if COMPILER_OPTIONS else ""
+    print(f"Compile CPU-s (wall s) at B={args.batch}{opts}; {machine()}; load averages "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end; `!` = over {args.limit:g} CPU-s\n")
     print("| task | " + " | ".join(PROGRAMS) + " | worst |")
     print("|---|" + "---:|" * (len(PROGRAMS) + 1))
