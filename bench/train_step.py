@@ -182,8 +182,10 @@ def run_tunix(samples: int, length: int, steps: int, micro: int) -> dict:
     rss_before = _rss_mib()
     res = _rates(_time_updates(update, steps), samples * length, rss_before)
     res["loss"] = last["loss"]
-    res.update(_memory(trainer._jitted_train_step_fn.func.lower(trainer.model, trainer.optimizer, examples[0]).compile()))
-    res.update(system=f"tunix {importlib.metadata.version('google-tunix')}", params=n_params, row_length=length, micro_calls_per_update=n_micro,
+    jitted = trainer._jitted_train_step_fn.func  # functools.partial(nnx.jit(train_step), model, optimizer)
+    res.update(_memory(jitted.lower(trainer.model, trainer.optimizer, examples[0]).compile()))
+    res.update(system=f"tunix {importlib.metadata.version('google-tunix')}", params=n_params, row_length=length,
+               micro_calls_per_update=n_micro,
                timed=f"tunix.rl.trainer.Trainer jitted train_step with grpo_loss_fn, {n_micro} calls "
                      f"(one per micro-batch; optax.MultiSteps applies the update on the last)")
     try:
