@@ -2,7 +2,8 @@
 
 pyproject: `glyphjax-train = "rl.train_cli:main"`. Configuration errors (rl/trainer.py
 `ConfigError`, a bad checkpoint) print one clear line and exit with status 2 before any model is
-loaded or any rollout runs.
+loaded or any rollout runs. A policy server that fails mid-run prints one line (what was done,
+the last checkpoint, how to resume) and exits with status 3.
 """
 
 from __future__ import annotations
@@ -16,12 +17,16 @@ CONF_DIR = str(Path(__file__).resolve().parent.parent / "conf")
 
 def _run(cfg) -> None:
     from rl.checkpoint import CheckpointError
+    from rl.policies.vllm import PolicyServerError
     from rl.trainer import ConfigError, train
     try:
         train(cfg)
     except (ConfigError, CheckpointError) as e:
         print(f"glyphjax-train: configuration error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
+    except PolicyServerError as e:
+        print(f"glyphjax-train: policy server error: {e}", file=sys.stderr)
+        raise SystemExit(3) from None
 
 
 def main(argv: list[str] | None = None) -> None:
