@@ -10,6 +10,7 @@ Where a family departs from Farama, the docstring of the generator says so.
 
 from __future__ import annotations
 
+import math
 
 import jax
 import jax.numpy as jnp
@@ -44,6 +45,32 @@ def rect(h: int, w: int, r0, c0, r1, c1) -> jax.Array:
     return (r >= r0) & (r < r1) & (c >= c0) & (c < c1)
 
 
+def kth_true(flat, u):
+    """Index of the (k+1)-th True of a 1-D bool mask, k = floor(u * count) for u in [0, 1):
+    `argmax(cumsum(flat) > k)` (0 when the mask is empty or k >= count), computed in blocks.
+
+    XLA on CPU lowers a cumsum to a log-depth scan of slices and concatenations, which made this
+    draw ~70% of a vmapped DoorKey reset. Here the n cells are cut into ~sqrt(n) blocks of
+    ~sqrt(n): the block holding the (k+1)-th True is found from the block counts, then the
+    column inside it, with the two short prefix sums written as triangular masked sums (bit for
+    bit the same index; 7x faster at n = 64, 9x at n = 625 with B = 4096 on CPU)."""
+    n = flat.shape[0]
+    b = max(1, math.isqrt(max(n - 1, 0)) + 1)
+    nb = -(-n // b)
+    m = jnp.pad(flat.astype(I32), (0, nb * b - n)).reshape(nb, b)
+    block_cnt = m.sum(axis=1)
+    tri_b = np.arange(nb)[:, None] >= np.arange(nb)[None, :]
+    block_cum = jnp.sum(jnp.where(tri_b, block_cnt[None, :], 0), axis=1)
+    k = jnp.floor(u * block_cum[-1]).astype(I32)
+    passed = block_cum <= k  # blocks holding fewer than k+1 Trues in total
+    row = jnp.sum(passed, dtype=I32)
+    k_in = k - jnp.sum(jnp.where(passed, block_cnt, 0))
+    cells = jnp.sum(jnp.where(np.arange(nb)[:, None] == row, m, 0), axis=0)
+    tri = np.arange(b)[:, None] >= np.arange(b)[None, :]
+    col = jnp.sum(jnp.sum(jnp.where(tri, cells[None, :], 0), axis=1) <= k_in, dtype=I32)
+    return jnp.where(row >= nb, 0, row * b + col).astype(I32)
+
+
 class Rnd:
     """A stream of uniform draws from one threefry call (a generator needs < 128 numbers): keeps
     the reset graph small (compile time) and cheap when vmapped over thousands of envs."""
@@ -75,11 +102,8 @@ class Rnd:
         return jnp.argsort(u).astype(I32)
 
     def index(self, mask):
-        """A uniformly random True index of a flat bool mask (one draw: k-th True by cumsum)."""
-        flat = mask.reshape(-1)
-        cnt = jnp.cumsum(flat.astype(I32))
-        k = jnp.floor(self.uniform() * cnt[-1]).astype(I32)
-        return jnp.argmax(cnt > k).astype(I32)
+        """A uniformly random True index of a flat bool mask (one draw: k-th True)."""
+        return kth_true(mask.reshape(-1), self.uniform())
 
 
 def randint(rnd, lo, hi):
@@ -473,8 +497,7 @@ class RoomGrid:
                 reach = jnp.minimum(reach + adj @ reach, 1.0)
             done = jnp.all(reach > 0)
             cand = ~has & cand_ok
-            cnt = jnp.cumsum(cand.astype(I32))
-            pick = jnp.argmax(cnt > jnp.floor(u[t, 0] * cnt[-1]).astype(I32))
+            pick = kth_true(cand, u[t, 0])
             add = ~done & jnp.any(cand)
             p = pos[pick]
             color = jnp.minimum(jnp.floor(u[t, 1] * NCOL).astype(I32), NCOL - 1)
