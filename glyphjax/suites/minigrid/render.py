@@ -114,34 +114,32 @@ def visibility(cells: jax.Array) -> jax.Array:
     through see-through cells (rightwards first, then leftwards) and one row further forward to
     the three cells ahead of every visible see-through cell.
 
-    Written as Farama's two sweeps per row, unrolled over the 7 cells (cell i is seen rightwards
-    when it is seeded or cell i-1 is seen and see-through; then leftwards likewise from i+1):
-    a few hundred scalar boolean ops per view that XLA fuses into one loop over the batch
-    (checked equal to the earlier prefix-sum form and to a port of Farama's loop)."""
+    Within a row the two sweeps are closed forms: cell i is reached rightwards from a seen cell
+    k <= i when no opaque cell lies in [k, i-1], leftwards from k >= i when none lies in [i+1, k]
+    (counted with a prefix sum), so each row costs two tiny matrix products."""
     n = VIEW
     clear = see_behind(cells)
-    seed = [jnp.asarray(i == n // 2) for i in range(n)]
-    rows = [None] * n
+    k = jnp.arange(n)[:, None]
+    i = jnp.arange(n)[None, :]
+    mask_row = jnp.zeros((n,), bool).at[n // 2].set(True)
+    rows = []
     for j in range(n - 1, -1, -1):
-        t = [clear[j, i] for i in range(n)]
-        right = [seed[0]]
-        for i in range(1, n):
-            right.append(seed[i] | (right[i - 1] & t[i - 1]))
-        m = [None] * n
-        m[n - 1] = right[n - 1]
-        for i in range(n - 2, -1, -1):
-            m[i] = right[i] | (m[i + 1] & t[i + 1])
-        rows[j] = jnp.stack(m)
-        src = [m[i] & t[i] for i in range(n)]
-        seed = [src[i] | (src[i - 1] if i > 0 else False) | (src[i + 1] if i < n - 1 else False)
-                for i in range(n)]
-    return jnp.stack(rows)
+        t = clear[j]
+        cb = jnp.concatenate([jnp.zeros((1,), jnp.int32), jnp.cumsum((~t).astype(jnp.int32))])
+        right = (k <= i) & (cb[i] - cb[k] == 0)  # [from k, to i]
+        m = jnp.any(mask_row[:, None] & right, axis=0)
+        left = (k >= i) & (cb[k + 1] - cb[i + 1] == 0)
+        m = m | jnp.any(m[:, None] & left, axis=0)
+        rows.append(m)
+        src = m & t
+        mask_row = (src | jnp.concatenate([jnp.zeros((1,), bool), src[:-1]])
+                    | jnp.concatenate([src[1:], jnp.zeros((1,), bool)]))
+    return jnp.stack(rows[::-1])
 
 
 def render_partial(grid: jax.Array, pos: jax.Array, d: jax.Array) -> jax.Array:
     """uint32[7, 7]: the egocentric view, unseen cells as ░, the agent as ↑ at the bottom centre."""
-    # the barrier keeps XLA from fusing (and so repeating) the view gather into every consumer
-    cells = jax.lax.optimization_barrier(view_cells(grid, pos, d))
+    cells = view_cells(grid, pos, d)
     vis = visibility(cells)
     cp = jnp.asarray(CELL_TABLE)[cells & 511]
     cp = jnp.where(vis, cp, jnp.uint32(ord(UNSEEN_G)))
