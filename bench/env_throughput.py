@@ -70,9 +70,11 @@ def compile_fn(fn, *args):
     return compiled, time.process_time() - t
 
 
-def glyphjax_steps(task: str, b: int, repeats: int, reset_share: float | None = None) -> dict:
+def glyphjax_steps(task: str, b: int, repeats: int, reset_share: float | None = None,
+                   reset_chunk: int | None = None) -> dict:
     """reset_share: AutoReset.step_batch with at most ceil(share * B) fresh episodes per step
-    (None: vmap(AutoReset.step), a fresh reset computed for every slot every step)."""
+    (None: vmap(AutoReset.step), a fresh reset computed for every slot every step); reset_chunk:
+    generate them that many at a time, stopping after the last finished slot."""
     env = glyphjax.make(task)
     wrapped = AutoReset(env)
     n_actions = env.card.num_actions
@@ -86,7 +88,7 @@ def glyphjax_steps(task: str, b: int, repeats: int, reset_share: float | None = 
             if max_resets is None:
                 state, tr, _ = jax.vmap(wrapped.step)(state, a)
             else:
-                state, tr, _ = wrapped.step_batch(state, a, max_resets=max_resets)
+                state, tr, _ = wrapped.step_batch(state, a, max_resets=max_resets, reset_chunk=reset_chunk)
             return state, (tr.reward.sum(), live)
         state, (r, live) = jax.lax.scan(body, state, jax.random.split(key, n))
         return r.sum(), live.sum()
@@ -270,6 +272,9 @@ def main(argv=None) -> int:
     ap.add_argument("--reset-share", type=float, default=None,
                     help="auto-reset at most this share of the batch per step (AutoReset.step_batch); "
                          "default: vmap(AutoReset.step), a fresh reset for every slot every step")
+    ap.add_argument("--reset-chunk", type=int, default=None,
+                    help="with --reset-share: generate fresh episodes this many at a time, only as many "
+                         "chunks as slots finished (AutoReset.step_batch reset_chunk)")
     args = ap.parse_args(argv)
     try:
         tasks = glyphjax.task_ids(args.tasks)
@@ -287,7 +292,7 @@ def main(argv=None) -> int:
     def save():
         if args.json:
             doc = {"date": started, "machine": machine(), "repeats": args.repeats,
-                   "reset_share": args.reset_share, "argv": sys.argv[1:] if argv is None else list(argv),
+                   "reset_share": args.reset_share, "reset_chunk": args.reset_chunk, "argv": sys.argv[1:] if argv is None else list(argv),
                    "loadavg_end": list(os.getloadavg()),
                    "glyphjax": [{"task": t, "batch": b, **r} for (t, b), r in rows.items()],
                    "jumanji_snake_v1": [{"batch": b, **r} for b, r in peer.items()],
@@ -307,7 +312,7 @@ def main(argv=None) -> int:
         for b in batches:
             with console.status(f"{task} B={b}"):
                 try:
-                    r = glyphjax_steps(task, b, args.repeats, args.reset_share)
+                    r = glyphjax_steps(task, b, args.repeats, args.reset_share, args.reset_chunk)
                     if not args.no_text:
                         r.update(glyphjax_text(task, b, args.repeats))
                 except Exception as e:  # one broken task must not lose the other figures

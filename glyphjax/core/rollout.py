@@ -81,7 +81,8 @@ class AutoReset:
         return out, trans, final_frame
 
     def step_batch(self, state: AutoResetState, action: jax.Array, params: Any = None,
-                   max_resets: int | None = None) -> tuple[AutoResetState, Transition, Frame]:
+                   max_resets: int | None = None,
+                   reset_chunk: int | None = None) -> tuple[AutoResetState, Transition, Frame]:
         """`step` over a batch (leading axis B) that generates fresh episodes only for finished
         slots: at most `max_resets` per call, gathered with a static-size `nonzero`.
 
@@ -92,6 +93,12 @@ class AutoReset:
         flags) for a step and is reset on a later one; every episode is still a function of its
         seed and actions. `max_resets=None` resets every finished slot at once and equals
         `vmap(step)` exactly.
+
+        `reset_chunk=c` generates the (at most `max_resets`) fresh episodes c at a time in a
+        `while_loop` that stops after the last finished slot, so a step where few episodes end
+        pays ~ceil(n_finished / c) * c generator calls instead of `max_resets`; the result is
+        bit-identical to `reset_chunk=None` (same slots, same seeds), and the compiled program
+        holds one c-wide reset.
         """
         env = self.env
         b = action.shape[0]
@@ -99,13 +106,26 @@ class AutoReset:
         keys = jax.vmap(step_key)(state.seed, state.env_state.t)
         nxt, trans = jax.vmap(lambda kk, s, a: env.step(kk, s, a, params))(keys, state.env_state, action)
         final_frame = jax.vmap(lambda s: env.render(s, params))(nxt)
-        slots = jnp.nonzero(nxt.done, size=k, fill_value=b)[0]  # b = no slot (dropped below)
-        new_seeds = state.seed[jnp.minimum(slots, b - 1)] + jnp.uint32(self.stride)
-        fresh = jax.vmap(lambda s: env.reset(reset_key(s), params))(new_seeds)
-        env_state = jax.tree.map(lambda full, f: full.at[slots].set(f, mode="drop"), nxt, fresh)
-        out = AutoResetState(env_state, state.seed.at[slots].set(new_seeds, mode="drop"),
-                             state.episode.at[slots].add(1, mode="drop"))
-        return out, trans, final_frame
+        c = k if reset_chunk is None else max(1, min(int(reset_chunk), k))
+        n_chunks = -(-k // c)
+        slots = jnp.nonzero(nxt.done, size=n_chunks * c, fill_value=b)[0]  # b = no slot (dropped)
+        slots = jnp.where(jnp.arange(n_chunks * c) < k, slots, b)  # never more than k resets
+
+        def fill(j, carry):
+            env_state, seeds, episode = carry
+            sl = jax.lax.dynamic_slice(slots, (j * c,), (c,))
+            new_seeds = state.seed[jnp.minimum(sl, b - 1)] + jnp.uint32(self.stride)
+            fresh = jax.vmap(lambda s: env.reset(reset_key(s), params))(new_seeds)
+            env_state = jax.tree.map(lambda full, f: full.at[sl].set(f, mode="drop"), env_state, fresh)
+            return (env_state, seeds.at[sl].set(new_seeds, mode="drop"), episode.at[sl].add(1, mode="drop"))
+
+        carry = (nxt, state.seed, state.episode)
+        if n_chunks == 1:
+            carry = fill(0, carry)
+        else:  # chunk j is needed only if its first slot is a real one
+            carry = jax.lax.while_loop(lambda jc: (jc[0] < n_chunks) & (slots[jnp.minimum(jc[0], n_chunks - 1) * c] < b),
+                                       lambda jc: (jc[0] + 1, fill(jc[0], jc[1])), (jnp.int32(0), carry))[1]
+        return AutoResetState(*carry), trans, final_frame
 
 
 class RolloutResult(NamedTuple):

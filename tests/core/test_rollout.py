@@ -99,3 +99,26 @@ def test_autoreset__batched_resets_equal_vmapped_step_and_bounded_resets_keep_ep
             assert np.float32(trans.reward.sum(dtype=np.float32)) == pytest.approx(rewards_few[(i, seed)], abs=1e-6)
             checked += 1
     assert checked >= b
+
+
+def test_autoreset__chunked_bounded_resets_equal_unchunked_bit_for_bit():
+    """`reset_chunk` only changes how many generator calls run (a while_loop over chunks that
+    stops after the last finished slot), never which slots reset or with which seeds; 6 is not a
+    multiple of 4, so the last chunk is cut to the 6-reset cap."""
+    env = glyphjax.make("classics/snake-easy")
+    wrapped = AutoReset(env)
+    b = 32
+    s_one = s_chunk = jax.vmap(wrapped.reset)(jnp.arange(b, dtype=jnp.uint32))
+    step_one = jax.jit(lambda s, a: wrapped.step_batch(s, a, max_resets=6))
+    step_chunk = jax.jit(lambda s, a: wrapped.step_batch(s, a, max_resets=6, reset_chunk=4))
+    key = jax.random.PRNGKey(5)
+    resets = 0
+    for t in range(150):
+        a = jax.random.randint(jax.random.fold_in(key, t), (b,), 0, 4)
+        before = np.asarray(s_one.seed)
+        s_one, tr_o, f_o = step_one(s_one, a)
+        s_chunk, tr_c, f_c = step_chunk(s_chunk, a)
+        resets += int((np.asarray(s_one.seed) != before).sum())
+        for x, y in zip(jax.tree.leaves((s_one, tr_o, f_o)), jax.tree.leaves((s_chunk, tr_c, f_c))):
+            np.testing.assert_array_equal(np.asarray(x), np.asarray(y), err_msg=f"step {t}")
+    assert resets >= 100  # many steps with 1..6 resets, so partial and full chunk counts both ran
