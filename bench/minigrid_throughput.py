@@ -143,6 +143,7 @@ def compile_times(batch: int) -> None:
     print("| task | reset | step | render | total | > 5 s |\n|---|---:|---:|---:|---:|:-:|")
     total, over = 0.0, []
     for task in ids:
+        jax.clear_caches()  # cold per task, as a fresh process compiles it (no reuse across tasks)
         env = glyphjax.make(task)
         row = []
         for _, fn, args in _programs(env, batch):
