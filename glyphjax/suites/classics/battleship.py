@@ -22,9 +22,10 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._boards import dilate, shift
-from glyphjax.suites.classics.common import codepoints, sample_cell
+from glyphjax.suites.classics.common import cell_actions, codepoints, sample_cell
 
 SIZE = 10
+ACTIONS, ACTION_DESCRIPTIONS = cell_actions("FIRE", SIZE, "fire at row {row}, column {col}")
 FLEET = (5, 4, 3, 3, 2)
 FLEET_CELLS = sum(FLEET)
 UNKNOWN, MISS, HIT, SUNK = "≋", "◌", "✖", "⊠"
@@ -79,9 +80,8 @@ class Battleship(Env):
                    "overlapping (ships may touch). FIRE_i shoots at cell i = row * 10 + column: you "
                    "learn whether it is a hit or a miss. A ship whose cells are all hit is sunk. "
                    "Firing at a cell already shot does nothing. Sink the whole fleet to win."),
-            actions=tuple(f"FIRE_{i}" for i in range(SIZE * SIZE)),
-            action_descriptions=tuple(f"fire at row {i // SIZE}, column {i % SIZE}"
-                                      for i in range(SIZE * SIZE)),
+            actions=ACTIONS,
+            action_descriptions=ACTION_DESCRIPTIONS,
             glyphs=GLYPHS,
             hud="Step: {step} / {max_steps}    Hits: {hits} / 17    Ships sunk: {sunk} / 5",
             hud_fields=("hits", "sunk"),

@@ -43,6 +43,15 @@ def border_mask(size: int) -> jax.Array:
     return edge[:, None] | edge[None, :]
 
 
+def cell_actions(verb: str, size: int, describe: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Named per-cell actions of a size x size board: (`VERB_i` names, descriptions), with cell
+    i = row * size + column (the numbering the grid labels and the rules text state). `describe`
+    is formatted with {row} and {col}, e.g. "press the cell at row {row}, column {col}"."""
+    n = size * size
+    return (tuple(f"{verb}_{i}" for i in range(n)),
+            tuple(describe.format(row=i // size, col=i % size) for i in range(n)))
+
+
 def glyph_grid(codes: jax.Array, table: jax.Array) -> jax.Array:
     """Map small integer cell codes to code points with one table lookup (uint32)."""
     return table[codes].astype(jnp.uint32)

@@ -23,7 +23,7 @@ from flax import struct
 
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import codepoints
+from glyphjax.suites.classics.common import cell_actions, codepoints
 
 LIGHT_ON = "◉"
 LIGHT_OFF = "○"
@@ -90,6 +90,7 @@ class LightsOut(Env):
     def __init__(self, task_id: str, size: int, max_steps: int):
         self.size = size
         n2 = size * size
+        actions, descriptions = cell_actions("PRESS", size, "press the cell at row {row}, column {col}")
         a = press_matrix(size)
         pmat, null = gf2_solver(a)
         self._press = jnp.asarray(a.T, jnp.bool_)  # row i: cells toggled by PRESS_i
@@ -102,8 +103,8 @@ class LightsOut(Env):
                    "column, rows and columns numbered from 0 as labelled around the grid) and its up to 4 "
                    "orthogonal neighbours (on becomes off, off becomes on). Turn every light off. "
                    "The starting board is always solvable."),
-            actions=tuple(f"PRESS_{i}" for i in range(n2)),
-            action_descriptions=tuple(f"press the cell at row {i // size}, column {i % size}" for i in range(n2)),
+            actions=actions,
+            action_descriptions=descriptions,
             glyphs=GLYPHS,
             hud="Step: {step} / {max_steps}    Lights on: {on}    Presses: {presses}",
             hud_fields=("on", "presses"),

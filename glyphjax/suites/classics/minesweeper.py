@@ -26,9 +26,10 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._boards import choose_cells, dilate, neighbour_count8
-from glyphjax.suites.classics.common import codepoints, sample_cell
+from glyphjax.suites.classics.common import cell_actions, codepoints, sample_cell
 
 SIZE = 8
+ACTIONS, ACTION_DESCRIPTIONS = cell_actions("REVEAL", SIZE, "uncover the cell at row {row}, column {col}")
 MINES = 10
 SAFE = SIZE * SIZE - MINES
 HIDDEN, MINE, BOOM = "▩", "✹", "✸"
@@ -87,9 +88,8 @@ class Minesweeper(Env):
                    "Uncovering a mine loses. Uncover all 54 safe cells to win. The mines are laid "
                    "when you make your first reveal, never in the 3x3 block around that first "
                    "cell, so the first reveal always opens an area. There are no flags."),
-            actions=tuple(f"REVEAL_{i}" for i in range(SIZE * SIZE)),
-            action_descriptions=tuple(f"uncover the cell at row {i // SIZE}, column {i % SIZE}"
-                                      for i in range(SIZE * SIZE)),
+            actions=ACTIONS,
+            action_descriptions=ACTION_DESCRIPTIONS,
             glyphs=GLYPHS,
             hud="Step: {step} / {max_steps}    Mines: 10    Safe cells uncovered: {safe} / 54",
             hud_fields=("safe",),

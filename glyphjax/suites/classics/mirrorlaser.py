@@ -26,7 +26,7 @@ from flax import struct
 
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import DIR_DELTAS, FLOOR, codepoints
+from glyphjax.suites.classics.common import DIR_DELTAS, FLOOR, cell_actions, codepoints
 
 EMITTER = "☼"
 TARGET = "⌖"
@@ -84,7 +84,8 @@ class LaserState(EnvState):
 class MirrorLaser(Env):
     def __init__(self, task_id: str, size: int, mirrors: int, max_steps: int):
         self.size, self.num_mirrors = size, mirrors
-        n2 = size * size
+        actions, descriptions = cell_actions(
+            "ROTATE", size, "toggle the mirror at row {row}, column {col} (no effect if there is none)")
         self.card = TaskCard(
             id=task_id,
             rules=(f"A {size}x{size} board with a laser emitter on the left edge that fires to the right, "
@@ -95,9 +96,8 @@ class MirrorLaser(Env):
                    f"i (i = row * {size} + column, numbered from 0 as labelled around the grid) between / "
                    "and \\. The grid shows the beam's current path. Make the beam hit the target. "
                    "Every puzzle is solvable."),
-            actions=tuple(f"ROTATE_{i}" for i in range(n2)),
-            action_descriptions=tuple(f"toggle the mirror at row {i // size}, column {i % size} (no effect "
-                                      "if there is none)" for i in range(n2)),
+            actions=actions,
+            action_descriptions=descriptions,
             glyphs=GLYPHS,
             hud="Step: {step} / {max_steps}",
             hud_fields=(),

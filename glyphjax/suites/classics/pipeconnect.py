@@ -27,6 +27,7 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._puzzles import dfs_spanning_tree, shift
+from glyphjax.suites.classics.common import cell_actions
 
 # openings as bits in clockwise order: UP 1, RIGHT 2, DOWN 4, LEFT 8
 _BIT_DELTA = ((-1, 0), (0, 1), (1, 0), (0, -1))
@@ -103,7 +104,7 @@ class PipeState(EnvState):
 class PipeConnect(Env):
     def __init__(self, task_id: str, size: int, max_steps: int):
         self.size = size
-        n2 = size * size
+        actions, descriptions = cell_actions("ROTATE", size, "rotate the pipe at row {row}, column {col} clockwise")
         self.card = TaskCard(
             id=task_id,
             rules=(f"A {size}x{size} board of pipe tiles. The water source is the top-left cell and the "
@@ -112,9 +113,8 @@ class PipeConnect(Env):
                    f"{size} + column, numbered from 0 as labelled around the grid) 90 degrees clockwise. "
                    "Two neighbouring cells are joined when both are open towards each other. Join the "
                    "drain to the source through a chain of joined pipes. Every puzzle is solvable."),
-            actions=tuple(f"ROTATE_{i}" for i in range(n2)),
-            action_descriptions=tuple(f"rotate the pipe at row {i // size}, column {i % size} clockwise"
-                                      for i in range(n2)),
+            actions=actions,
+            action_descriptions=descriptions,
             glyphs=GLYPHS,
             hud="Step: {step} / {max_steps}    Cells joined to the source: {joined}",
             hud_fields=("joined",),
