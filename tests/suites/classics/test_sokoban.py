@@ -187,15 +187,19 @@ def test_sokoban__every_start_is_solvable_and_unsolved_on_1000_seeds(task_id):
     assert np.mean(pushes) >= 3, f"{task_id}: mean solution {np.mean(pushes)} pushes"
 
 
+# 7x7 room: you left of a box with a target right of it; a second box above a second target
+TWO_BOX_ROOM = ["#######",
+                "#.....#",
+                "#.@$o.#",
+                "#..$..#",
+                "#..o..#",
+                "#.....#",
+                "#######"]
+
+
 def test_sokoban__push_rules_and_rewards():
     env = glyphjax.make("classics/sokoban-easy")
-    s = hand_state(["#######",
-                    "#.....#",
-                    "#.@$o.#",
-                    "#..$..#",
-                    "#..o..#",
-                    "#.....#",
-                    "#######"])
+    s = hand_state(TWO_BOX_ROOM)
     s1, tr = env.step(glyphjax.step_key(0, 0), s, jnp.int32(RIGHT))  # push onto the target
     assert s1.pos.tolist() == [2, 3] and bool(s1.boxes[2, 4]) and float(tr.reward) == 0.5
     assert int(tr.event) == 1 and not bool(tr.terminated)
@@ -211,13 +215,7 @@ def test_sokoban__push_rules_and_rewards():
 
 def test_sokoban__golden_boards_scripted_solution():
     env = glyphjax.make("classics/sokoban-easy")
-    s = hand_state(["#######",
-                    "#.....#",
-                    "#.@$o.#",
-                    "#..$..#",
-                    "#..o..#",
-                    "#.....#",
-                    "#######"])
+    s = hand_state(TWO_BOX_ROOM)
     board = lambda st: glyphjax.render_text(env.card, env.render(st)).grid
     assert board(s) == ("███████\n"
                         "█·····█\n"
