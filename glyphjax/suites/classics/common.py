@@ -10,6 +10,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from glyphjax.core.sampling import kth_true
+
 # Shared glyph meanings of the Classics suite.
 WALL = "█"
 FLOOR = "·"
@@ -27,14 +29,13 @@ OPPOSITE = jnp.array([1, 0, 3, 2], jnp.int32)
 def sample_cell(key: jax.Array, mask: jax.Array) -> tuple[jax.Array, jax.Array]:
     """A uniformly random True cell of a bool[H, W] mask -> (flat index, any True).
 
-    Draws one integer k in [0, n_free) and takes the k-th True cell via a cumulative sum: static
-    shapes, one random number (not one per cell), no rejection loop. With no True cell the index
-    is 0 and the flag False."""
+    Draws one integer k in [0, n_free) and takes the k-th True cell (`core.sampling.kth_true`):
+    static shapes, one random number (not one per cell), no rejection loop. With no True cell the
+    index is 0 and the flag False."""
     flat = mask.reshape(-1)
     n_free = jnp.sum(flat, dtype=jnp.int32)
     k = jax.random.randint(key, (), 0, jnp.maximum(n_free, 1), dtype=jnp.int32)
-    idx = jnp.argmax(jnp.cumsum(flat, dtype=jnp.int32) > k).astype(jnp.int32)
-    return idx, n_free > 0
+    return kth_true(flat, k), n_free > 0
 
 
 def border_mask(size: int) -> jax.Array:

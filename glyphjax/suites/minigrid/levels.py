@@ -10,12 +10,11 @@ Where a family departs from Farama, the docstring of the generator says so.
 
 from __future__ import annotations
 
-import math
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
+from glyphjax.core.sampling import uniform_true
 from glyphjax.suites.minigrid.engine import (BALL, BLUE, BOX, CLOSED, COLORS, DOOR, EMPTY, GOAL,
                                              GREEN, KEY, LAVA, LOCKED, OBSTACLE, OPEN, RED, WALL,
                                              Level, item_index, pack)
@@ -43,32 +42,6 @@ def rect(h: int, w: int, r0, c0, r1, c1) -> jax.Array:
     """bool[h, w] of rows [r0, r1) x cols [c0, c1) (bounds may be traced)."""
     r, c = iota(h, w)
     return (r >= r0) & (r < r1) & (c >= c0) & (c < c1)
-
-
-def kth_true(flat, u):
-    """Index of the (k+1)-th True of a 1-D bool mask, k = floor(u * count) for u in [0, 1):
-    `argmax(cumsum(flat) > k)` (0 when the mask is empty or k >= count), computed in blocks.
-
-    XLA on CPU lowers a cumsum to a log-depth scan of slices and concatenations, which made this
-    draw ~70% of a vmapped DoorKey reset. Here the n cells are cut into ~sqrt(n) blocks of
-    ~sqrt(n): the block holding the (k+1)-th True is found from the block counts, then the
-    column inside it, with the two short prefix sums written as triangular masked sums (bit for
-    bit the same index; 7x faster at n = 64, 9x at n = 625 with B = 4096 on CPU)."""
-    n = flat.shape[0]
-    b = max(1, math.isqrt(max(n - 1, 0)) + 1)
-    nb = -(-n // b)
-    m = jnp.pad(flat.astype(I32), (0, nb * b - n)).reshape(nb, b)
-    block_cnt = m.sum(axis=1)
-    tri_b = np.arange(nb)[:, None] >= np.arange(nb)[None, :]
-    block_cum = jnp.sum(jnp.where(tri_b, block_cnt[None, :], 0), axis=1)
-    k = jnp.floor(u * block_cum[-1]).astype(I32)
-    passed = block_cum <= k  # blocks holding fewer than k+1 Trues in total
-    row = jnp.sum(passed, dtype=I32)
-    k_in = k - jnp.sum(jnp.where(passed, block_cnt, 0))
-    cells = jnp.sum(jnp.where(np.arange(nb)[:, None] == row, m, 0), axis=0)
-    tri = np.arange(b)[:, None] >= np.arange(b)[None, :]
-    col = jnp.sum(jnp.sum(jnp.where(tri, cells[None, :], 0), axis=1) <= k_in, dtype=I32)
-    return jnp.where(row >= nb, 0, row * b + col).astype(I32)
 
 
 class Rnd:
@@ -103,7 +76,7 @@ class Rnd:
 
     def index(self, mask):
         """A uniformly random True index of a flat bool mask (one draw: k-th True)."""
-        return kth_true(mask.reshape(-1), self.uniform())
+        return uniform_true(mask.reshape(-1), self.uniform())
 
 
 def randint(rnd, lo, hi):
@@ -497,7 +470,7 @@ class RoomGrid:
                 reach = jnp.minimum(reach + adj @ reach, 1.0)
             done = jnp.all(reach > 0)
             cand = ~has & cand_ok
-            pick = kth_true(cand, u[t, 0])
+            pick = uniform_true(cand, u[t, 0])
             add = ~done & jnp.any(cand)
             p = pos[pick]
             color = jnp.minimum(jnp.floor(u[t, 1] * NCOL).astype(I32), NCOL - 1)

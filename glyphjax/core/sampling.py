@@ -1,0 +1,41 @@
+"""Drawing a random True cell of a mask: the one implementation every suite's generators use."""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def kth_true(flat: jax.Array, k: jax.Array) -> jax.Array:
+    """Index of the (k+1)-th True of a 1-D bool mask: `argmax(cumsum(flat) > k)` (0 when the mask
+    is empty or k >= its count), computed in blocks.
+
+    XLA on CPU lowers a cumsum to a log-depth scan of slices and concatenations, which made this
+    draw ~70% of a vmapped MiniGrid DoorKey reset. Here the n cells are cut into ~sqrt(n) blocks
+    of ~sqrt(n): the block holding the (k+1)-th True is found from the block counts, then the
+    column inside it, with the two short prefix sums written as triangular masked sums (bit for
+    bit the same index; 7x faster at n = 64, 9x at n = 625 with B = 4096 on CPU)."""
+    n = flat.shape[0]
+    b = max(1, math.isqrt(max(n - 1, 0)) + 1)
+    nb = -(-n // b)
+    m = jnp.pad(flat.astype(jnp.int32), (0, nb * b - n)).reshape(nb, b)
+    block_cnt = m.sum(axis=1)
+    tri_b = np.arange(nb)[:, None] >= np.arange(nb)[None, :]
+    block_cum = jnp.sum(jnp.where(tri_b, block_cnt[None, :], 0), axis=1)
+    passed = block_cum <= k  # blocks holding fewer than k+1 Trues in total
+    row = jnp.sum(passed, dtype=jnp.int32)
+    k_in = k - jnp.sum(jnp.where(passed, block_cnt, 0))
+    cells = jnp.sum(jnp.where(np.arange(nb)[:, None] == row, m, 0), axis=0)
+    tri = np.arange(b)[:, None] >= np.arange(b)[None, :]
+    col = jnp.sum(jnp.sum(jnp.where(tri, cells[None, :], 0), axis=1) <= k_in, dtype=jnp.int32)
+    return jnp.where(row >= nb, 0, row * b + col).astype(jnp.int32)
+
+
+def uniform_true(flat: jax.Array, u: jax.Array) -> jax.Array:
+    """A uniformly random True index of a 1-D bool mask from one uniform u in [0, 1): the
+    floor(u * count)-th True (0 when the mask is empty)."""
+    count = jnp.sum(flat, dtype=jnp.int32)
+    return kth_true(flat, jnp.floor(u * count).astype(jnp.int32))
