@@ -2,6 +2,7 @@
 
     python3 bench/minigrid_throughput.py [--batch 4096] [--steps 200] [--repeats 3]
                                          [--reset-share 0.0625] [--compile-all] [--profile]
+    python3 bench/minigrid_throughput.py --compile-only 'minigrid/keycorridor-*'   # compile table only
 
 Steps/s of random play at batch B (auto-reset on episode end, as RL rollouts run it) for
 empty-8x8 and doorkey-8x8, next to navix and xland-minigrid on their equivalent environments in
@@ -21,7 +22,8 @@ Auto-reset used by each:
 
 `--compile-all` reports jit compile process-CPU-seconds of reset, step and render vmapped over B
 for all MiniGrid ids (71 tasks + partial-view variants), marks those over the 5 s budget and
-prints the total. `--profile` prints op counts of doorkey-8x8's vmapped reset/step/render and
+prints the total (`--compile-only GLOB...`: that table alone, for the matching ids). Each task
+is compiled cold (`jax.clear_caches()` before it, persistent cache off). `--profile` prints op counts of doorkey-8x8's vmapped reset/step/render and
 their run time per batch call.
 """
 
@@ -136,9 +138,10 @@ def _programs(env, batch: int):
     return (("reset", reset, (seeds,)), ("step", step, (seeds, state, acts)), ("render", render, (state,)))
 
 
-def compile_times(batch: int) -> None:
+def compile_times(batch: int, patterns=("minigrid/*",)) -> None:
     """Compile process-CPU-seconds (trace + lower + XLA compile) per task and program."""
-    ids = glyphjax.task_ids("minigrid")
+    jax.config.update("jax_enable_compilation_cache", False)
+    ids = glyphjax.task_ids(list(patterns))
     print(f"\n# compile CPU-s, B={batch}, load {load()} at start, {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
     print("| task | reset | step | render | total | > 5 s |\n|---|---:|---:|---:|---:|:-:|")
     total, over = 0.0, []
@@ -194,6 +197,8 @@ def main() -> None:
                     help="also run ours with AutoReset.step_batch, K = B * share (e.g. 0.0625)")
     ap.add_argument("--no-peers", action="store_true", help="skip navix / xland-minigrid")
     ap.add_argument("--compile-all", action="store_true")
+    ap.add_argument("--compile-only", nargs="+", metavar="GLOB",
+                    help="only the compile table, for these task ids / globs (no throughput)")
     ap.add_argument("--profile", action="store_true", help="op counts and timings of doorkey-8x8")
     args = ap.parse_args()
     for s in args.reset_share:
@@ -201,6 +206,9 @@ def main() -> None:
             ap.error(f"--reset-share {s}: must be a fraction of the batch in (0, 1], e.g. 0.0625")
     if args.batch < 1 or args.steps < 1 or args.repeats < 1:
         ap.error("--batch, --steps and --repeats must be positive")
+    if args.compile_only:
+        compile_times(args.batch, args.compile_only)
+        return
     versions = [f"jax {jax.__version__}"]
     for mod, dist in (("navix", "navix"), ("xminigrid", "xminigrid")):
         try:
