@@ -6,7 +6,7 @@
 - `view_window`: the scrolling-view convention (a fixed-size window sliced from a wider world).
 - `bfs_distances`: grid BFS by repeated dilation (a bounded fori_loop, static shapes), used by
   generators to guarantee reachability and by scripted policies.
-- `sample_cells`: k distinct random cells of a mask (Gumbel top-k).
+- `sample_cells` / `top_cells`: k distinct random cells of a mask (top-k of uniform scores).
 - `gravity_fall`: one cell of gravity in a side-view world.
 """
 
@@ -56,8 +56,12 @@ def bfs_distances(passable: jax.Array, source: jax.Array, iters: int | None = No
 def sample_cells(key: jax.Array, mask: jax.Array, k: int) -> tuple[jax.Array, jax.Array]:
     """k distinct uniformly random True cells of a bool[H, W] mask -> (rows int32[k], cols
     int32[k]). If the mask has fewer than k True cells the extra picks are False cells."""
+    return top_cells(jax.random.uniform(key, (mask.size,)), mask, k)
+
+
+def top_cells(u: jax.Array, mask: jax.Array, k: int) -> tuple[jax.Array, jax.Array]:
+    """`sample_cells` with its uniforms float32[H*W] given (e.g. a slice of `common.Draws`)."""
     h, w = mask.shape
-    u = jax.random.uniform(key, (h * w,))
     score = jnp.where(mask.reshape(-1), u, u - 2.0)
     _, idx = jax.lax.top_k(score, k)
     idx = idx.astype(jnp.int32)

@@ -7,6 +7,8 @@ game's module.
 
 from __future__ import annotations
 
+import math
+
 import jax
 import jax.numpy as jnp
 
@@ -67,3 +69,34 @@ def codepoints(chars: str) -> jax.Array:
 PLAYER = "@"
 EMPTY_SPACE = " "
 GLYPHS_ARCADE = {PLAYER: "you", EMPTY_SPACE: "empty space"}
+
+
+class Draws:
+    """Every random number a level generator needs, from ONE `jax.random.uniform` call.
+
+    Each separate `jax.random` call compiles its own Threefry hash kernel, and under `vmap` those
+    kernels dominate a generator's compile time; drawing `n` uniforms once and handing out slices
+    (in order) gives the same kinds of draws for one kernel. `n` is the generator's static budget:
+    taking more than `n` numbers raises at trace time."""
+
+    def __init__(self, key: jax.Array, n: int):
+        self.u = jax.random.uniform(key, (n,))
+        self.used = 0
+
+    def uniform(self, shape: tuple[int, ...] = ()) -> jax.Array:
+        """float32 uniforms in [0, 1) of the given static shape (the next unused numbers)."""
+        size = math.prod(shape)
+        if self.used + size > self.u.shape[0]:
+            raise RuntimeError(f"generator takes more than its {self.u.shape[0]} random numbers")
+        x = self.u[self.used:self.used + size].reshape(shape)
+        self.used += size
+        return x
+
+    def randint(self, lo: int, hi: int, shape: tuple[int, ...] = ()) -> jax.Array:
+        """int32 uniform in [lo, hi) (static bounds)."""
+        v = lo + jnp.floor(self.uniform(shape) * (hi - lo)).astype(jnp.int32)
+        return jnp.minimum(v, hi - 1)
+
+    def bernoulli(self, p: float, shape: tuple[int, ...] = ()) -> jax.Array:
+        """bool: True with probability p."""
+        return self.uniform(shape) < p

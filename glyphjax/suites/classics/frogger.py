@@ -17,7 +17,7 @@ from flax import struct
 
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, codepoints
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, Draws, codepoints
 
 W, H = 13, 10
 RIVER = (1, 2, 3, 4)
@@ -75,16 +75,16 @@ class Frogger(Env):
         )
 
     def _reset(self, key, params):
-        k1, k2, k3, k4 = jax.random.split(key, 4)
+        rnd = Draws(key, 4 * H)  # one random call (compile time)
         cols = jnp.arange(W)[None, :]
-        phase = jax.random.randint(k1, (H, 1), 0, 5)
-        car_len = jax.random.randint(k2, (H, 1), 1, 3)
+        phase = rnd.randint(0, 5, (H, 1))
+        car_len = rnd.randint(1, 3, (H, 1))
         seg_len = jnp.where(_IS_RIVER[:, None], 3, car_len)
         lanes = ((cols + phase) % 5) < seg_len
         lanes = lanes & (_IS_RIVER | _IS_ROAD)[:, None]
-        direction = jnp.where(jax.random.bernoulli(k3, 0.5, (H,)), 1, -1)
+        direction = jnp.where(rnd.bernoulli(0.5, (H,)), 1, -1)
         direction = jnp.where(_IS_RIVER | _IS_ROAD, direction, 0).astype(jnp.int32)
-        period = jax.random.randint(k4, (H,), 1, 3).astype(jnp.int32)
+        period = rnd.randint(1, 3, (H,))
         return FroggerState(**init_state_fields(), frog=jnp.array([H - 1, W // 2], jnp.int32),
                             lanes=lanes, offset=jnp.zeros(H, jnp.int32), direction=direction,
                             period=period)

@@ -20,9 +20,9 @@ from flax import struct
 
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._arcade import EXIT, GLYPHS_EXIT, UNREACHED, bfs_distances, sample_cells
+from glyphjax.suites.classics._arcade import EXIT, GLYPHS_EXIT, UNREACHED, bfs_distances, top_cells
 from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER,
-                                             WALL, codepoints)
+                                             WALL, Draws, codepoints)
 
 GUARD, SIGHT = "♜", "∷"
 GLYPHS = {FLOOR: GLYPHS_COMMON[FLOOR], WALL: GLYPHS_COMMON[WALL], PLAYER: GLYPHS_ARCADE[PLAYER],
@@ -95,15 +95,15 @@ class GuardEvasion(Env):
 
     def _reset(self, key, params):
         s, n = self.size, self.n_guards
-        k1, k2, k3, k4 = jax.random.split(key, 4)
+        rnd = Draws(key, 3 * self.n_walls + s * s + n)  # one random call (compile time)
         start = jnp.array([1, 1], jnp.int32)
         exit_ = jnp.array([s - 2, s - 2], jnp.int32)
         rows = jnp.arange(s)[:, None]
         cols = jnp.arange(s)[None, :]
         border = (rows == 0) | (rows == s - 1) | (cols == 0) | (cols == s - 1)
         # interior wall segments of 3 cells
-        anchors = jax.random.randint(k1, (self.n_walls, 2), 1, s - 1)
-        vertical = jax.random.bernoulli(k2, 0.5, (self.n_walls,))
+        anchors = rnd.randint(1, s - 1, (self.n_walls, 2))
+        vertical = rnd.bernoulli(0.5, (self.n_walls,))
         seg = jnp.zeros((s, s), bool)
         for i in range(3):
             cell = anchors + i * jnp.where(vertical[:, None], jnp.array([1, 0]), jnp.array([0, 1]))
@@ -116,8 +116,8 @@ class GuardEvasion(Env):
         walls = jnp.where(reachable, walls, border)
         far = (jnp.abs(rows - 1) + jnp.abs(cols - 1)) >= 6
         free = ~walls & far & ~((rows == exit_[0]) & (cols == exit_[1]))
-        gr, gc = sample_cells(k3, free, n)
-        heading = jax.random.randint(k4, (n,), 0, 4).astype(jnp.int32)
+        gr, gc = top_cells(rnd.uniform((s * s,)), free, n)
+        heading = rnd.randint(0, 4, (n,))
         return GuardEvasionState(**init_state_fields(), walls=walls, player=start, exit=exit_,
                                  guards=jnp.stack([gr, gc], axis=1), heading=heading)
 

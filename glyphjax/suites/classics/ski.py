@@ -21,7 +21,7 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._arcade import death_penalty, view_window
-from glyphjax.suites.classics.common import EMPTY_SPACE, GLYPHS_ARCADE, PLAYER, codepoints
+from glyphjax.suites.classics.common import EMPTY_SPACE, GLYPHS_ARCADE, PLAYER, Draws, codepoints
 
 W, VIEW_H = 15, 20
 ROWS = 100
@@ -50,8 +50,8 @@ class SkiState(EnvState):
 
 
 def generate_course(key: jax.Array) -> jax.Array:
-    k1, k2, k3, k4 = jax.random.split(key, 4)
-    deltas = jax.random.randint(k1, (N_GATES,), -3, 4)
+    rnd = Draws(key, N_GATES + 2 * WORLD_H * W)  # one random call (compile time)
+    deltas = rnd.randint(-3, 4, (N_GATES,))
     centres = jnp.clip(W // 2 + jnp.cumsum(deltas), 2, W - 3)  # opening = centre-1..centre+1
     centres_all = jnp.concatenate([jnp.array([W // 2]), centres])
     y = jnp.arange(WORLD_H) - PAD_TOP  # slope row of each array row
@@ -62,8 +62,8 @@ def generate_course(key: jax.Array) -> jax.Array:
     path = jnp.round(a + (b - a) * frac).astype(jnp.int32)
     cols = jnp.arange(W)[None, :]
     near_path = jnp.abs(cols - path[:, None]) <= 1
-    u = jax.random.uniform(k2, (WORLD_H, W))
-    kind = jnp.where(jax.random.bernoulli(k3, 0.5, (WORLD_H, W)), 1, 2)
+    u = rnd.uniform((WORLD_H, W))
+    kind = jnp.where(rnd.bernoulli(0.5, (WORLD_H, W)), 1, 2)
     on_slope = (y >= 2) & (y < ROWS)
     course = jnp.where(on_slope[:, None] & ~near_path & (u < 0.12), kind, 0)
     is_gate = (y >= GATE_EVERY) & (y <= ROWS) & (y % GATE_EVERY == 0)

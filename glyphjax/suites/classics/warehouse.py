@@ -18,9 +18,9 @@ from flax import struct
 
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._arcade import UNREACHED, bfs_distances, sample_cells
+from glyphjax.suites.classics._arcade import UNREACHED, bfs_distances, top_cells
 from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER,
-                                             WALL, codepoints)
+                                             WALL, Draws, codepoints)
 
 S = 10
 N = 3
@@ -52,24 +52,24 @@ class WarehouseState(EnvState):
 
 def generate(key: jax.Array):
     """-> (walls, player, packages, destinations); everything in the player's region."""
-    k1, k2, k3, k4 = jax.random.split(key, 4)
+    rnd = Draws(key, 3 * N_WALL_SEGMENTS + 2 * S * S)  # one random call (compile time)
     r = jnp.arange(S)[:, None]
     c = jnp.arange(S)[None, :]
     border = (r == 0) | (r == S - 1) | (c == 0) | (c == S - 1)
-    anchors = jax.random.randint(k1, (N_WALL_SEGMENTS, 2), 1, S - 1)
-    vertical = jax.random.bernoulli(k2, 0.5, (N_WALL_SEGMENTS,))
+    anchors = rnd.randint(1, S - 1, (N_WALL_SEGMENTS, 2))
+    vertical = rnd.bernoulli(0.5, (N_WALL_SEGMENTS,))
     walls = border
     for i in range(3):
         cell = jnp.clip(anchors + i * jnp.where(vertical[:, None], jnp.array([1, 0]), jnp.array([0, 1])), 1, S - 2)
         walls = walls.at[cell[:, 0], cell[:, 1]].set(True)
-    pr, pc = sample_cells(k3, ~walls, 1)
+    pr, pc = top_cells(rnd.uniform((S * S,)), ~walls, 1)
     player = jnp.stack([pr[0], pc[0]]).astype(jnp.int32)
     src = jnp.zeros((S, S), bool).at[player[0], player[1]].set(True)
     region = bfs_distances(~walls, src) < UNREACHED
     big = jnp.sum(region) >= 2 * N + 8
     walls = jnp.where(big, walls, border)
     region = jnp.where(big, region, ~border)
-    rr, cc = sample_cells(k4, region & ~src, 2 * N)
+    rr, cc = top_cells(rnd.uniform((S * S,)), region & ~src, 2 * N)
     cells = jnp.stack([rr, cc], axis=1).astype(jnp.int32)
     return walls, player, cells[:N], cells[N:]
 
