@@ -4,10 +4,13 @@ Rules (catalogue §5 row 15): SWAP_r_c_DIR swaps the gem at (r, c) with its neig
 applies only if afterwards one of the two swapped gems lies in a horizontal or vertical line of 3+
 equal gems (otherwise, or off the board, a no-op). All gems in lines of 3+ are cleared, the gems
 above fall down, and new random gems drop in from the top; new lines formed by the fall clear too
-(cascades), up to CASCADE_ROUNDS = 12 rounds per move (a static bound; a 13th cascade is
-vanishingly rare and would simply clear on the next move). If no swap can make a match, the board
-is replaced by a fresh one (no reward). Start boards have no line of 3 (generation that never
-repeats the colour completing a line to the left or above, one anti-diagonal at a time).
+(cascades), up to CASCADE_ROUNDS = 12 rounds per move (a static bound on a `while_loop` that
+stops when no line is left; a 13th cascade is vanishingly rare and would simply clear on the next
+move). If no swap can make a match, the board is replaced by a fresh one without lines (no reward;
+`replacement_board`: a loop-free construction, see there). Start boards have no line of 3
+(generation that never repeats the colour completing a line to the left or above, one
+anti-diagonal at a time). The step's random gems (refills, replacement board) come from an integer
+hash of the step key, the round and the cell (`random_kinds`), not from Threefry draws.
 
 Reward (pattern A, capped): +1/100 per gem cleared by the player's swap itself; gems cleared by
 cascades pay 0. Total capped at 1.0 (the last reward is trimmed); reaching 100 gems wins and ends
@@ -46,11 +49,12 @@ class Match3State(EnvState):
 
 def line_mask(board: jax.Array) -> jax.Array:
     """bool[8, 8]: cells in a horizontal or vertical line of >= 3 equal gems (-1 = empty, never)."""
-    out = jnp.zeros(board.shape, jnp.bool_)
-    for dr, dc in ((0, 1), (1, 0)):
-        start = (board >= 0) & (board == shift(board, -dr, -dc, -1)) & (board == shift(board, -2 * dr, -2 * dc, -1))
-        out = out | start | shift(start, dr, dc, False) | shift(start, 2 * dr, 2 * dc, False)
-    return out
+    def starts(a):  # [r, c]: a[r, c], a[r, c+1], a[r, c+2] equal gems (c < width - 2)
+        return (a[:, :-2] >= 0) & (a[:, :-2] == a[:, 1:-1]) & (a[:, 1:-1] == a[:, 2:])
+
+    def spread(h):  # mark the three cells of each start
+        return (jnp.pad(h, ((0, 0), (0, 2))) | jnp.pad(h, ((0, 0), (1, 1))) | jnp.pad(h, ((0, 0), (2, 0))))
+    return spread(starts(board)) | spread(starts(board.T)).T
 
 
 def swap(board: jax.Array, action: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
@@ -60,10 +64,11 @@ def swap(board: jax.Array, action: jax.Array) -> tuple[jax.Array, jax.Array, jax
     r2, c2 = r + DIR_DELTAS[d, 0], c + DIR_DELTAS[d, 1]
     ok = (action >= 0) & (r2 >= 0) & (r2 < SIZE) & (c2 >= 0) & (c2 < SIZE)
     r2, c2 = jnp.clip(r2, 0, SIZE - 1), jnp.clip(c2, 0, SIZE - 1)
-    g1, g2 = board[r, c], board[r2, c2]
-    swapped = board.at[r, c].set(g2).at[r2, c2].set(g1)
-    cells = jnp.zeros(board.shape, jnp.bool_).at[r, c].set(True).at[r2, c2].set(True)
-    return jnp.where(ok, swapped, board), ok, cells
+    rows, cols = jnp.meshgrid(jnp.arange(SIZE), jnp.arange(SIZE), indexing="ij")
+    at1, at2 = (rows == r) & (cols == c), (rows == r2) & (cols == c2)  # one-hot masks, no scatter
+    g1, g2 = jnp.sum(jnp.where(at1, board, 0)), jnp.sum(jnp.where(at2, board, 0))
+    swapped = jnp.where(at1, g2, jnp.where(at2, g1, board))
+    return jnp.where(ok, swapped, board), ok, at1 | at2
 
 
 def swap_makes_match(board: jax.Array, action: jax.Array) -> jax.Array:
@@ -86,23 +91,44 @@ def collapse(board: jax.Array, cleared: jax.Array, refill: jax.Array) -> jax.Arr
     return jnp.where(fallen < 0, refill, fallen)
 
 
-_POW6 = jnp.array([6 ** k for k in range(10)], jnp.uint32)
+def _mix(x: jax.Array) -> jax.Array:
+    """A 32-bit integer hash (lowbias32: xor-shift-multiply)."""
+    x = (x ^ (x >> 16)) * jnp.uint32(0x7FEB352D)
+    x = (x ^ (x >> 15)) * jnp.uint32(0x846CA68B)
+    return x ^ (x >> 16)
 
 
-def refill_kinds(words: jax.Array, i) -> jax.Array:
-    """Random kinds for refill round i from uint32 words [2, 8, 8]: base-6 digit i % 10 of word
-    i // 10 (PRNG output is the cost on CPU, so one word serves ten rounds; bias < 2%)."""
-    w = words[i // 10]
-    return ((w // _POW6[i % 10]) % KINDS).astype(jnp.int32)
+_CELLS = jnp.arange(SIZE * SIZE, dtype=jnp.uint32).reshape(SIZE, SIZE) * jnp.uint32(0x9E3779B9)
+
+
+def random_kinds(words: jax.Array, i) -> jax.Array:
+    """int32[8, 8] random kinds for draw i (refill round or replacement board) of a step, from the
+    step key's two words: an integer hash of (key, i, cell). A Threefry draw of 64 words per round
+    would cost more than the rest of the step on CPU; a hash costs a few integer operations."""
+    base = _mix(words[0] ^ _mix(words[1] + jnp.asarray(i, jnp.uint32)))
+    return (_mix(base + _CELLS) % KINDS).astype(jnp.int32)
+
+
+def key_words(key: jax.Array) -> jax.Array:
+    """uint32[2]: the raw words of a PRNG key (typed or legacy uint32[2])."""
+    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+        key = jax.random.key_data(key)
+    return key.reshape(-1)[:2].astype(jnp.uint32)
 
 
 def fresh_board(key: jax.Array) -> jax.Array:
-    """A board with no line of 3: each cell takes a random kind, or the next kind (cyclically) that
-    does not complete a line to its left or above (at most two kinds are ever banned).
+    """A board with no line of 3 from 64 random start kinds (`board_from_kinds`; the kinds are the
+    key's hash, `random_kinds`, like the step's refills)."""
+    return board_from_kinds(random_kinds(key_words(key), 0))
+
+
+def board_from_kinds(start: jax.Array) -> jax.Array:
+    """A board with no line of 3: each cell takes its start kind (int32[8, 8] in 0..5), or the next
+    kind (cyclically) that does not complete a line to its left or above (at most two kinds are
+    ever banned).
 
     Cells depend only on their left and upper neighbours, so anti-diagonals r + c = k are filled
     in 15 vectorised steps (a wavefront) instead of 64 sequential cells."""
-    start = jax.random.randint(key, (SIZE, SIZE), 0, KINDS, dtype=jnp.int32)
     rows, cols = jnp.meshgrid(jnp.arange(SIZE), jnp.arange(SIZE), indexing="ij")
 
     def body(k, b):
@@ -120,6 +146,17 @@ def fresh_board(key: jax.Array) -> jax.Array:
     return jax.lax.fori_loop(0, 2 * SIZE - 1, body, jnp.full((SIZE, SIZE), -1, jnp.int32))
 
 
+_DIAG3 = (jnp.arange(SIZE)[:, None] + jnp.arange(SIZE)[None, :]) % 3
+
+
+def replacement_board(kinds: jax.Array) -> jax.Array:
+    """The board that replaces a dead one, without a line of 3 and without a loop: cells with
+    (row + column) % 3 == 0 take one of the kinds 0-2, those with remainder 1 one of the kinds
+    3-5, the rest any kind (from `kinds`, random int32[8, 8] in 0..5). Every 3 consecutive cells
+    of a row or column hold one cell of each remainder, so never 3 equal gems."""
+    return jnp.where(_DIAG3 == 0, kinds % 3, jnp.where(_DIAG3 == 1, 3 + kinds % 3, kinds))
+
+
 # A swap makes a line iff, for some triple of cells in a row, two hold the same gem and a gem of
 # that kind sits next to the third cell (outside the triple): (pair, pair, sources) offsets.
 _HORIZONTAL_PATTERNS = (
@@ -129,38 +166,27 @@ _HORIZONTAL_PATTERNS = (
 )
 
 
-def _pattern_tables():
-    """Static index tables for `has_move`: the distinct offsets the patterns use, and per pattern
-    (both orientations) the offset numbers of the pair and of up to 3 sources (missing sources
-    point at a sentinel plane that never equals a gem)."""
-    pats = [(p, q, src) for p, q, src in _HORIZONTAL_PATTERNS]
-    pats += [(p[::-1], q[::-1], tuple(o[::-1] for o in src)) for p, q, src in _HORIZONTAL_PATTERNS]
-    offsets = sorted({o for p, q, src in pats for o in (p, q, *src)})
-    num = {o: i for i, o in enumerate(offsets)}
-    sentinel = len(offsets)
-    pair = [[num[p], num[q]] for p, q, _ in pats]
-    srcs = [[num[o] for o in src] + [sentinel] * (3 - len(src)) for _, _, src in pats]
-    return offsets, pair, srcs
-
-
-_OFFSETS, _PAIR_IDX, _SRC_IDX = _pattern_tables()
-_PAD = 3  # the largest offset in the patterns
+_PATTERNS = _HORIZONTAL_PATTERNS + tuple(
+    (p[::-1], q[::-1], tuple(o[::-1] for o in src)) for p, q, src in _HORIZONTAL_PATTERNS)
 
 
 def has_move(board: jax.Array) -> jax.Array:
-    """Some swap makes a line: local patterns, evaluated for all cells and patterns at once from
-    one gather of shifted board copies (no per-swap board copies; one small program).
-    Equal to trying all swaps on a board without lines (a test checks it)."""
-    padded = jnp.pad(board, _PAD, constant_values=-1)
-    rr = jnp.arange(SIZE)[None, :, None] + _PAD + jnp.array([o[0] for o in _OFFSETS])[:, None, None]
-    cc = jnp.arange(SIZE)[None, None, :] + _PAD + jnp.array([o[1] for o in _OFFSETS])[:, None, None]
-    at = padded[rr, cc]  # [offset, r, c] = board[r + dr, c + dc] (-1 outside)
-    at = jnp.concatenate([at, jnp.full((1, SIZE, SIZE), -2, board.dtype)])  # sentinel plane
-    pair_idx, src_idx = jnp.array(_PAIR_IDX), jnp.array(_SRC_IDX)
-    p, q = at[pair_idx[:, 0]], at[pair_idx[:, 1]]  # [pattern, r, c]
-    pair = (p == q) & (p >= 0)
-    near = jnp.any(at[src_idx] == p[:, None], axis=1)
-    return jnp.any(pair & near)
+    """Some swap makes a line: the local patterns above (both orientations), evaluated for all
+    cells at once on static slices of one padded board (elementwise: no gathers, no per-swap board
+    copies). Equal to trying all swaps on a board without lines (a test checks it)."""
+    pad = 3  # the largest offset in the patterns
+    padded = jnp.pad(board, pad, constant_values=-1)
+
+    def at(o):  # at(o)[r, c] = board[r + dr, c + dc] (-1 outside)
+        return padded[pad + o[0]:pad + o[0] + SIZE, pad + o[1]:pad + o[1] + SIZE]
+    found = jnp.zeros(board.shape, jnp.bool_)
+    for p, q, src in _PATTERNS:
+        gem = at(p)
+        near = at(src[0]) == gem
+        for o in src[1:]:
+            near = near | (at(o) == gem)
+        found = found | ((gem == at(q)) & (gem >= 0) & near)
+    return jnp.any(found)
 
 
 def has_move_brute(board: jax.Array) -> jax.Array:
@@ -206,17 +232,18 @@ class Match3(Env):
         lines = line_mask(new)
         valid = ok & jnp.any(lines & cells)
         made = jnp.where(valid, jnp.sum(lines), 0).astype(jnp.int32)
-        k_fall, k_shuffle = jax.random.split(key)
-        words = jax.random.bits(k_fall, (2, SIZE, SIZE), jnp.uint32)  # 20 refill rounds
-        board = collapse(new, lines, refill_kinds(words, 0))
+        words = key_words(key)
+        board = collapse(new, lines, random_kinds(words, 0))
 
-        def cascade(i, b):
-            m = line_mask(b)
-            return jnp.where(jnp.any(m), collapse(b, m, refill_kinds(words, i + 1)), b)
-        board = jax.lax.fori_loop(0, CASCADE_ROUNDS, cascade, board)
+        def cascade(c):  # stops as soon as no line is left (under vmap: the batch's worst board)
+            i, b, m = c
+            b = collapse(b, m, random_kinds(words, i))
+            return i + 1, b, line_mask(b)
+        _, board, _ = jax.lax.while_loop(lambda c: (c[0] <= CASCADE_ROUNDS) & jnp.any(c[2]), cascade,
+                                         (jnp.int32(1), board, line_mask(board)))
         board = jnp.where(valid, board, state.board)
         stuck = ~has_move(board)
-        board = jnp.where(stuck, fresh_board(k_shuffle), board)
+        board = jnp.where(stuck, replacement_board(random_kinds(words, CASCADE_ROUNDS + 1)), board)
         gems = jnp.minimum(state.gems + made, TARGET)
         reward = (gems - state.gems).astype(jnp.float32) / TARGET
         won = gems >= TARGET
