@@ -8,8 +8,9 @@ ignored (heading kept), as is no action. A cycle crashes when it moves into a wa
 when they move into the same cell (head-on).
 
 Scripted AI (deterministic given the step key): among its three non-reversing moves it prefers
-safe ones, then the one with the most free cells reachable afterwards (a bounded flood fill of
-16 rounds), avoiding cells your cycle could also enter next turn; ties broken by the key.
+safe ones (not into a wall or trail), then one your cycle could not also enter next turn, then the
+one with the most free cells within REACH = 4 moves of the cell it moves into (a 4-round flood
+fill through free cells, at most 41 cells; the move's own cell counts); ties broken by the key.
 
 Reward (pattern C, terminal): +1 if only the AI crashes, -1 if only you crash, 0 if both crash
 in the same turn or time runs out. One terminal reward -> return in [-1, 1] by construction.
@@ -28,7 +29,8 @@ from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, FLOOR, GLYPH
                                              WALL, codepoints)
 
 SIZE = 15
-FLOOD_ROUNDS = 16
+REACH = 4  # the AI scores a move by the free cells within REACH moves of its next cell
+_WINDOW = 2 * REACH + 3
 YOU_HEAD, AI_HEAD, YOU_TRAIL, AI_TRAIL = "☺", "☻", "▞", "▚"
 GLYPHS = {**GLYPHS_COMMON, YOU_HEAD: "your light cycle", AI_HEAD: "the AI's light cycle",
           YOU_TRAIL: "your trail", AI_TRAIL: "the AI's trail"}
@@ -66,12 +68,13 @@ def choose_heading(key, trail, me, me_dir, other, other_dir) -> jax.Array:
     other_next = other[None, :] + DIR_DELTAS[jnp.array([0, 1, 2, 3])]
     contested = jnp.any(jnp.all(nxt[:, None, :] == other_next[None, :, :], axis=-1)
                         & (jnp.arange(4) != OPPOSITE[other_dir])[None, :], axis=1)
-    free = (trail == 0) & ~walls()
-
-    def area(cell):
-        seed = jnp.zeros((SIZE, SIZE), jnp.bool_).at[cell[0], cell[1]].set(True)
-        return jnp.sum(flood(seed, free.at[cell[0], cell[1]].set(True), FLOOD_ROUNDS))
-    areas = jax.vmap(area)(jnp.clip(nxt, 0, SIZE - 1)).astype(jnp.float32)
+    # free cells within REACH moves of each next cell, in a window centred on the head (a flood of
+    # REACH rounds from a neighbour of the head stays within REACH + 1 of it)
+    free = jnp.pad((trail == 0) & ~walls(), REACH + 1)
+    window = jax.lax.dynamic_slice(free, (me[0], me[1]), (_WINDOW, _WINDOW))
+    seeds = jnp.zeros((4, _WINDOW, _WINDOW), jnp.bool_).at[
+        jnp.arange(4), REACH + 1 + DIR_DELTAS[:, 0], REACH + 1 + DIR_DELTAS[:, 1]].set(True)  # constant
+    areas = jax.vmap(lambda seed: jnp.sum(flood(seed, window | seed, REACH)))(seeds).astype(jnp.float32)
     score = jnp.where(safe, 1000.0 + areas - 50.0 * contested, 0.0) + jax.random.uniform(key, (4,))
     score = jnp.where(dirs == OPPOSITE[me_dir], -1.0, score)
     return jnp.argmax(score).astype(jnp.int32)

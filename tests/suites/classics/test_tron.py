@@ -80,3 +80,18 @@ def test_tron__golden_board():
     assert text.hud.endswith("Your heading: UP    AI heading: " + ("UP", "DOWN", "LEFT")[
         [(6, 11), (8, 11), (7, 10)].index(ai)])
     assert sum(r.count("·") for r in rows) == 13 * 13 - 4
+
+
+def test_tron__ai_avoids_dead_end_and_contested_cell():
+    # AI at (7,11) heading LEFT: UP leads into a one-cell pocket, LEFT is a cell you (at (7,9),
+    # heading RIGHT) could enter next turn; DOWN is the only good move, whatever the key
+    pocket = ((5, 11), (6, 10), (6, 12))
+    for t in range(8):
+        s = state((7, 9), RIGHT, (7, 11), LEFT, mine=((7, 8),), theirs=pocket)
+        s2, tr = step(s, UP, t)  # you turn away so nobody crashes
+        assert int(s2.ai_dir) == DOWN and not bool(tr.terminated), t
+    # without you nearby, both open moves beat the pocket
+    for t in range(8):
+        s = state((2, 2), RIGHT, (7, 11), LEFT, theirs=pocket)
+        s2, _ = step(s, RIGHT, t)
+        assert int(s2.ai_dir) in (DOWN, LEFT), t
