@@ -67,10 +67,13 @@ def bfs_distance(passable: jax.Array, start: jax.Array, unreachable: int = 10_00
     return dist
 
 
-def dfs_spanning_tree(key: jax.Array, h: int, w: int) -> tuple[jax.Array, jax.Array]:
+def dfs_spanning_tree(key: jax.Array | None, h: int, w: int, u: jax.Array | None = None
+                      ) -> tuple[jax.Array, jax.Array]:
     """A uniformly-seeded randomized depth-first ("recursive backtracker") spanning tree of the
     h x w cell lattice, started at cell 0. Exactly 2*h*w - 1 loop iterations (each cell is pushed
-    and popped once). Returns (right bool[h, w]: edge to the right neighbour is open,
+    and popped once). Iteration i ranks the 4 directions by uniforms drawn from fold_in(key, i), or
+    by u[i] when the uniforms u float32[2*h*w - 1, 4] are given (e.g. from `common.Draws`: no
+    random call in the loop). Returns (right bool[h, w]: edge to the right neighbour is open,
     down bool[h, w]: edge to the cell below is open)."""
     n = h * w
     deltas = jnp.array([[-1, 0], [1, 0], [0, -1], [0, 1]], jnp.int32)
@@ -83,7 +86,8 @@ def dfs_spanning_tree(key: jax.Array, h: int, w: int) -> tuple[jax.Array, jax.Ar
         inside = (nr >= 0) & (nr < h) & (nc >= 0) & (nc < w)
         nidx = jnp.clip(nr, 0, h - 1) * w + jnp.clip(nc, 0, w - 1)
         cand = inside & ~visited[nidx] & (sp > 0)
-        score = jnp.where(cand, jax.random.uniform(jax.random.fold_in(key, i), (4,)), -1.0)
+        ui = jax.random.uniform(jax.random.fold_in(key, i), (4,)) if u is None else u[i]
+        score = jnp.where(cand, ui, -1.0)
         d = jnp.argmax(score)
         go = cand.any()
         nxt = nidx[d]

@@ -27,7 +27,7 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._puzzles import dfs_spanning_tree, shift
-from glyphjax.suites.classics.common import cell_actions
+from glyphjax.suites.classics.common import Draws, cell_actions
 
 # openings as bits in clockwise order: UP 1, RIGHT 2, DOWN 4, LEFT 8
 _BIT_DELTA = ((-1, 0), (0, 1), (1, 0), (0, -1))
@@ -132,28 +132,29 @@ class PipeConnect(Env):
 
     def _reset(self, key, params):
         n = self.size
-        k_tree, k_tiles, k_rot, k_scr = jax.random.split(key, 4)
-        right, down = dfs_spanning_tree(k_tree, n, n)
-        src = jnp.zeros((n, n), jnp.bool_).at[0, 0].set(True)
-        d_src = _tree_distance(right, down, src)
-        d_dst = _tree_distance(right, down, jnp.zeros((n, n), jnp.bool_).at[n - 1, n - 1].set(True))
+        rnd = Draws(key, (2 * n * n - 1) * 4 + (2 + _SCRAMBLES) * n * n)  # one random call
+        right, down = dfs_spanning_tree(None, n, n, u=rnd.uniform((2 * n * n - 1, 4)))
+        corner = jnp.zeros((n, n), jnp.bool_).at[0, 0].set(True)
+        # distances from the source and from the drain in one loop
+        d_src, d_dst = jax.vmap(lambda start: _tree_distance(right, down, start))(
+            jnp.stack([corner, corner[::-1, ::-1]]))
         on_path = d_src + d_dst == d_src[n - 1, n - 1]
         # openings a path cell needs: tree edges to path neighbours
         need = ((shift(down, 1, 0) & shift(on_path, 1, 0)).astype(jnp.int32) * 1
                 + (right & shift(on_path, 0, -1)).astype(jnp.int32) * 2
                 + (down & shift(on_path, -1, 0)).astype(jnp.int32) * 4
                 + (shift(right, 0, 1) & shift(on_path, 0, 1)).astype(jnp.int32) * 8)
-        kind = jax.random.randint(k_tiles, (n, n), 0, 3)
-        decoy = rotate_cw(_TILE_MASKS[kind], jax.random.randint(k_rot, (n, n), 0, 4))
+        kind = rnd.randint(0, 3, (n, n))
+        decoy = rotate_cw(_TILE_MASKS[kind], rnd.randint(0, 4, (n, n)))
         solved = jnp.where(on_path, need, decoy)
         solved = jnp.where(self._fixed(), 15, solved)
 
-        def scramble(k):
-            m = rotate_cw(solved, jax.random.randint(k, (n, n), 0, 4))
+        def scramble(turns):
+            m = rotate_cw(solved, turns)
             m = jnp.where(self._fixed(), 15, m)
             return m, connected_region(m)[n - 1, n - 1]
 
-        masks, conn = jax.vmap(scramble)(jax.random.split(k_scr, _SCRAMBLES))
+        masks, conn = jax.vmap(scramble)(rnd.randint(0, 4, (_SCRAMBLES, n, n)))
         return PipeState(**init_state_fields(), masks=masks[jnp.argmin(conn)])
 
     def _step(self, key, state: PipeState, action, params):

@@ -37,7 +37,8 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._arcade import EXIT
-from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON, WALL
+from glyphjax.suites.classics._boards import shift
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON, WALL, Draws
 
 SIZE = 6
 EXIT_ROW = 2  # board row of the exit (grid row 3 inside the wall ring)
@@ -131,8 +132,9 @@ class RushHour(Env):
         pos = jnp.concatenate([jnp.array([[EXIT_ROW, 0]], jnp.int32), others])
         return pos, jnp.full((self.n,), 2, jnp.int32), jnp.zeros((self.n,), jnp.bool_).at[0].set(True)
 
-    def _place(self, key):
-        """X at (EXIT_ROW, 0); other vehicles at random spots off the exit row -> (pos, len, horiz, ok)."""
+    def _place(self, u_place):
+        """X at (EXIT_ROW, 0); other vehicles at random spots off the exit row -> (pos, len, horiz, ok).
+        u_place float32[n - 1, 4, SIZE, SIZE]: the uniforms of each vehicle's spot choice."""
         n = self.n
         r = jnp.arange(SIZE, dtype=jnp.int32)
         # options: (horizontal?, length) x top-left cell
@@ -140,33 +142,28 @@ class RushHour(Env):
         cfg_l = jnp.array([2, 3, 2, 3], jnp.int32)
         cfg_w = jnp.array([1 - _TRUCK_P, _TRUCK_P, 1 - _TRUCK_P, _TRUCK_P])
 
-        def fits(free, h, L):
-            """bool[SIZE, SIZE]: top-left cells where a vehicle (h, L) fits on free cells."""
-            ok = jnp.ones((SIZE, SIZE), jnp.bool_)
-            for k in range(3):
-                rr = r[:, None] + jnp.where(h, 0, k)
-                cc = r[None, :] + jnp.where(h, k, 0)
-                inside = (rr < SIZE) & (cc < SIZE)
-                cell_free = free[jnp.clip(rr, 0, SIZE - 1), jnp.clip(cc, 0, SIZE - 1)]
-                ok = ok & jnp.where(k < L, inside & cell_free, True)
-            return ok
+        def fits(free):
+            """bool[4, SIZE, SIZE]: top-left cells where each option fits on free cells (static
+            shifts, no gathers: compile time)."""
+            h1, v1 = shift(free, 0, -1, False), shift(free, -1, 0, False)  # cell to the right / below
+            h2, v2 = shift(free, 0, -2, False), shift(free, -2, 0, False)
+            return jnp.stack([free & h1, free & h1 & h2, free & v1, free & v1 & v2])
 
         def body(i, carry):
             pos, length, horiz, free, ok_all = carry
-            k = jax.random.fold_in(key, i)
-            masks = jax.vmap(lambda h, L: fits(free, h, L))(cfg_h, cfg_l)  # [4, SIZE, SIZE]
-            u = jax.random.uniform(k, masks.shape) * cfg_w[:, None, None]
+            masks = fits(free)  # [4, SIZE, SIZE]
+            u = u_place[i - 1] * cfg_w[:, None, None]
             score = jnp.where(masks, u, -1.0).reshape(-1)
             j = jnp.argmax(score)
             ok = score[j] >= 0
             c, cell = j // (SIZE * SIZE), j % (SIZE * SIZE)
             p = jnp.stack([cell // SIZE, cell % SIZE]).astype(jnp.int32)
             pos, length, horiz = pos.at[i].set(p), length.at[i].set(cfg_l[c]), horiz.at[i].set(cfg_h[c])
-            kk = jnp.arange(3)
-            rr = p[0] + jnp.where(cfg_h[c], 0, kk)
-            cc = p[1] + jnp.where(cfg_h[c], kk, 0)
-            flat = jnp.where((kk < cfg_l[c]) & ok, rr * SIZE + cc, SIZE * SIZE)
-            free = free.reshape(-1).at[flat].set(False, mode="drop").reshape(SIZE, SIZE)
+            rows_used = jnp.where(cfg_h[c], 1, cfg_l[c])
+            cols_used = jnp.where(cfg_h[c], cfg_l[c], 1)
+            cover = ((r[:, None] >= p[0]) & (r[:, None] < p[0] + rows_used)
+                     & (r[None, :] >= p[1]) & (r[None, :] < p[1] + cols_used))
+            free = free & ~(cover & ok)
             return pos, length, horiz, free, ok_all & ok
 
         free = jnp.ones((SIZE, SIZE), jnp.bool_).at[EXIT_ROW].set(False)  # exit row stays clear
@@ -176,16 +173,15 @@ class RushHour(Env):
         pos, length, horiz, _, ok = jax.lax.fori_loop(1, n, body, (pos, length, horiz, free, jnp.bool_(True)))
         return pos, length, horiz, ok
 
-    def _candidate(self, key):
-        k_place, k_moves = jax.random.split(key)
-        pos, length, horiz, ok = self._place(k_place)
+    def _candidate(self, u_place, u_moves):
+        """One candidate from its uniforms (placement [n - 1, 4, SIZE, SIZE], moves [scramble, 2])."""
+        pos, length, horiz, ok = self._place(u_place)
         fpos, flen, fh = self._fallback()
         pos, length, horiz = jnp.where(ok, pos, fpos), jnp.where(ok, length, flen), jnp.where(ok, horiz, fh)
 
         def body(i, pos):
-            kv, kd = jax.random.split(jax.random.fold_in(k_moves, i))
-            v = jax.random.randint(kv, (), 0, self.n)
-            fwd = jax.random.bernoulli(kd)
+            v = jnp.minimum(jnp.floor(u_moves[i, 0] * self.n).astype(jnp.int32), self.n - 1)
+            fwd = u_moves[i, 1] < 0.5
             new, moved = try_move(pos, length, horiz, v, fwd)
             keep = moved & (new[0, 1] < WIN_COL)  # never park X at the exit
             return jnp.where(keep, new, pos)
@@ -200,7 +196,10 @@ class RushHour(Env):
         return pos, length, horiz, score
 
     def _reset(self, key, params):
-        pos, length, horiz, score = jax.vmap(self._candidate)(jax.random.split(key, _CANDIDATES))
+        c, n = _CANDIDATES, self.n
+        rnd = Draws(key, c * ((n - 1) * 4 * SIZE * SIZE + 2 * self.scramble))  # one random call
+        pos, length, horiz, score = jax.vmap(self._candidate)(rnd.uniform((c, n - 1, 4, SIZE, SIZE)),
+                                                              rnd.uniform((c, self.scramble, 2)))
         i = jnp.argmax(score)
         return RushState(**init_state_fields(), pos=pos[i], length=length[i], horiz=horiz[i],
                          moves=jnp.int32(0))
