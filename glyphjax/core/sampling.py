@@ -9,27 +9,41 @@ import jax.numpy as jnp
 import numpy as np
 
 
+SMALL_MASK = 128  # up to this many cells, kth_true takes the shorter graph (see below)
+
+
 def kth_true(flat: jax.Array, k: jax.Array) -> jax.Array:
     """Index of the (k+1)-th True of a 1-D bool mask: `argmax(cumsum(flat) > k)` (0 when the mask
     is empty or k >= its count), computed in blocks.
 
     XLA on CPU lowers a cumsum to a log-depth scan of slices and concatenations, which made this
     draw ~70% of a vmapped MiniGrid DoorKey reset. Here the n cells are cut into ~sqrt(n) blocks
-    of ~sqrt(n): the block holding the (k+1)-th True is found from the block counts, then the
-    column inside it, with the two short prefix sums written as triangular masked sums (bit for
-    bit the same index; 7x faster at n = 64, 9x at n = 625 with B = 4096 on CPU)."""
+    of ~sqrt(n), and the prefix sums are written as triangular masked sums (bit for bit the same
+    index). The index is the number of cells whose running count is <= k.
+    - n <= SMALL_MASK: the running count of every cell (Trues in earlier blocks + in-block prefix,
+      an [nb, b, b] masked sum) in one go: four reductions, so a generator making a dozen draws
+      compiles ~0.07 s faster per draw (vmapped, B = 4096), at the same run time.
+    - larger masks: the block holding the (k+1)-th True is found from the block counts, then the
+      column inside it (seven reductions, but O(n) work instead of O(n * sqrt(n)); 2-4x faster
+      at n = 361)."""
     n = flat.shape[0]
     b = max(1, math.isqrt(max(n - 1, 0)) + 1)
     nb = -(-n // b)
     m = jnp.pad(flat.astype(jnp.int32), (0, nb * b - n)).reshape(nb, b)
     block_cnt = m.sum(axis=1)
+    tri = np.arange(b)[:, None] >= np.arange(b)[None, :]
+    if n <= SMALL_MASK:
+        earlier = np.arange(nb)[:, None] > np.arange(nb)[None, :]
+        before = jnp.sum(jnp.where(earlier, block_cnt[None, :], 0), axis=1)  # [nb]
+        running = before[:, None] + jnp.sum(jnp.where(tri[None], m[:, None, :], 0), axis=2)
+        idx = jnp.sum(running <= k, dtype=jnp.int32)
+        return jnp.where(idx >= n, 0, idx).astype(jnp.int32)
     tri_b = np.arange(nb)[:, None] >= np.arange(nb)[None, :]
     block_cum = jnp.sum(jnp.where(tri_b, block_cnt[None, :], 0), axis=1)
     passed = block_cum <= k  # blocks holding fewer than k+1 Trues in total
     row = jnp.sum(passed, dtype=jnp.int32)
     k_in = k - jnp.sum(jnp.where(passed, block_cnt, 0))
     cells = jnp.sum(jnp.where(np.arange(nb)[:, None] == row, m, 0), axis=0)
-    tri = np.arange(b)[:, None] >= np.arange(b)[None, :]
     col = jnp.sum(jnp.sum(jnp.where(tri, cells[None, :], 0), axis=1) <= k_in, dtype=jnp.int32)
     return jnp.where(row >= nb, 0, row * b + col).astype(jnp.int32)
 

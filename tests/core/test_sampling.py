@@ -12,7 +12,7 @@ from glyphjax.core.sampling import kth_true
 def test_kth_true__equals_argmax_of_cumsum_on_random_masks_of_every_size_and_k():
     rng = np.random.default_rng(0)
     f = jax.jit(jax.vmap(kth_true))
-    for n in (1, 2, 3, 7, 16, 63, 64, 65, 100, 361):
+    for n in (1, 2, 3, 7, 16, 49, 63, 64, 65, 100, 127, 128, 129, 361, 625):  # both strategies
         density = rng.uniform(0, 1, (500, 1))
         masks = rng.uniform(0, 1, (500, n)) < density
         masks[:20] = False  # empty masks: index 0
