@@ -3,13 +3,15 @@
 Reference (catalogue §4, §5 row 12): grid 8/10/12 *including* the wall border, rocks 6/10/15,
 T = 100/150/200. As in the reference the goal does not stop you: you must come to rest on it.
 
-Generation (pure JAX, static shapes): 8 candidate layouts are drawn at once (rocks and start on
-distinct random interior cells). For each, the slide table `dest[cell, dir]` is computed and a
-BFS over resting positions (scatter-min relaxation, bounded while_loop) gives the number of
-moves to every reachable resting cell. The goal is drawn uniformly among resting cells at least
-max(2, ceil(max_distance / 2)) moves away, so every start is solvable and never solved in one
-move. The first candidate with such a cell is used; if none has one (never seen in 3,000 seeds)
-a fixed fallback is used: no rocks, start top-left, goal bottom-right (2 moves).
+Generation (pure JAX, static shapes, all randomness from one `Draws` call): 6 candidate layouts
+are drawn at once: rocks on distinct random interior cells, the slide table `dest[cell, dir]`
+(cumulative min/max of blocker positions, no loop), and the goal drawn uniformly among cells where
+a slide from a resting cell ends. A BFS backwards from the goal (gather relaxation, bounded
+while_loop) gives the fewest moves from every cell to come to rest on it; the start is drawn
+uniformly among free cells at least max(2, ceil(max_distance / 2)) moves away, so every start is
+solvable and never solved in one move. The first candidate with such a cell is used (a candidate
+fails ~28% of the time, when its goal sits in a pocket); if none has one (3 in 5,000 seeds) a
+fixed fallback is used: no rocks, start top-left, goal bottom-right (2 moves).
 
 Reward: -1/T for each move that changes your cell, +1 (instead of the move cost) on the move that
 stops you on the goal, which ends the episode. A move against an adjacent wall/rock and NO_ACTION
@@ -26,7 +28,10 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._puzzles import GLYPHS_PUZZLE, GOAL, PLAYER
-from glyphjax.suites.classics.common import DIR_DELTAS, DIR_NAMES, GLYPHS_COMMON, WALL, border_mask, codepoints
+from glyphjax.core.sampling import kth_true
+from glyphjax.suites.classics._boards import shift
+from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, GLYPHS_COMMON, WALL, Draws, border_mask,
+                                             codepoints)
 
 ICE = "░"
 ROCK = "◆"
@@ -35,41 +40,39 @@ GLYPHS = {WALL: GLYPHS_COMMON[WALL], ICE: "ice (you slide over it)", ROCK: "rock
 _TABLE = codepoints(ICE + WALL + ROCK + GOAL + PLAYER)  # codes 0 ice, 1 wall, 2 rock, 3 goal, 4 you
 EV_GOAL = 1
 EVENTS = ("", "You stopped on the goal!")
-_TRIES = 8
+_TRIES = 6
 _FAR = 10_000
 
 
+def _draw_true(mask: jax.Array, u: jax.Array) -> jax.Array:
+    """A uniformly random True index of a flat bool mask from one uniform u (0 if none)."""
+    k = jnp.floor(u * jnp.sum(mask)).astype(jnp.int32)
+    return kth_true(mask, k).astype(jnp.int32)
+
+
 def slide_table(blocked: jax.Array) -> jax.Array:
-    """int32[s*s, 4]: flat cell where a slide from each cell in each direction comes to rest."""
+    """int32[s*s, 4]: flat cell where a slide from each cell in each direction comes to rest: the
+    cell before the first blocked cell that way, found with a cumulative min/max of the blocked
+    cells' row or column numbers (no loop). Assumes a blocked outer ring."""
     s = blocked.shape[0]
-    rows, cols = jnp.divmod(jnp.arange(s * s, dtype=jnp.int32), s)
-    pos = jnp.stack([rows, cols], -1)[:, None, :] + jnp.zeros((1, 4, 1), jnp.int32)  # [s*s, 4, 2]
+    rows = jnp.broadcast_to(jnp.arange(s)[:, None], (s, s))
+    cols = rows.T
 
-    def body(_, pos):
-        nxt = jnp.clip(pos + DIR_DELTAS[None], 0, s - 1)
-        stop = blocked[nxt[..., 0], nxt[..., 1]]
-        return jnp.where(stop[..., None], pos, nxt)
+    def first_after(pos, axis):  # per cell: nearest blocked position strictly after it on `axis`
+        nxt = jax.lax.cummin(jnp.where(blocked, pos, s), axis=axis, reverse=True)
+        return jnp.concatenate([jax.lax.slice_in_dim(nxt, 1, s, axis=axis),
+                                jnp.full_like(jax.lax.slice_in_dim(nxt, 0, 1, axis=axis), s)], axis)
 
-    pos = jax.lax.fori_loop(0, s - 2, body, pos)
-    return pos[..., 0] * s + pos[..., 1]
+    def last_before(pos, axis):  # nearest blocked position strictly before it
+        prv = jax.lax.cummax(jnp.where(blocked, pos, -1), axis=axis)
+        return jnp.concatenate([jnp.full_like(jax.lax.slice_in_dim(prv, 0, 1, axis=axis), -1),
+                                jax.lax.slice_in_dim(prv, 0, s - 1, axis=axis)], axis)
 
-
-def moves_from(dest: jax.Array, start: jax.Array) -> jax.Array:
-    """int32[s*s]: fewest moves from flat cell `start` to each resting cell (_FAR if unreachable)."""
-    n = dest.shape[0]
-    dist = jnp.full((n,), _FAR, jnp.int32).at[start].set(0)
-
-    def cond(c):
-        dist, prev, i = c
-        return jnp.any(dist != prev) & (i < n)
-
-    def body(c):
-        dist, _, i = c
-        new = dist.at[dest.reshape(-1)].min(jnp.repeat(dist + 1, 4))
-        return new, dist, i + 1
-
-    dist, _, _ = jax.lax.while_loop(cond, body, (dist, jnp.full_like(dist, -1), jnp.int32(0)))
-    return dist
+    up = (last_before(rows, 0) + 1) * s + cols
+    down = (first_after(rows, 0) - 1) * s + cols
+    left = rows * s + last_before(cols, 1) + 1
+    right = rows * s + first_after(cols, 1) - 1
+    return jnp.clip(jnp.stack([up, down, left, right], -1).reshape(s * s, 4), 0, s * s - 1)
 
 
 def moves_to(dest: jax.Array, goal: jax.Array) -> jax.Array:
@@ -123,28 +126,29 @@ class IceSliding(Env):
     def _border(self):
         return border_mask(self.size)
 
-    def _candidate(self, key):
-        """One random layout -> (rocks, start flat, goal flat, ok)."""
+    def _candidate(self, u):
+        """One random layout from uniforms u[s*s + 2] -> (rocks, start flat, goal flat, ok)."""
         s = self.size
-        k_cells, k_goal = jax.random.split(key)
-        border = self._border().reshape(-1)
-        score = jnp.where(border, -1.0, jax.random.uniform(k_cells, (s * s,)))
-        order = jnp.argsort(-score)  # interior cells in random order first
-        start = order[0]
-        rocks = jnp.zeros((s * s,), jnp.bool_).at[order[1:1 + self.rocks]].set(True)
-        dest = slide_table((border | rocks).reshape(s, s))
-        dist = moves_from(dest, start)
-        reach = dist < _FAR
-        far = jnp.max(jnp.where(reach, dist, 0))
-        need = jnp.maximum(2, (far + 1) // 2)
-        cand = reach & (dist >= need)
-        u = jax.random.uniform(k_goal, (s * s,))
-        goal = jnp.argmax(jnp.where(cand, u, -1.0)).astype(jnp.int32)
-        return rocks.reshape(s, s), start.astype(jnp.int32), goal, cand.any()
+        border = self._border()
+        score = jnp.where(border.reshape(-1), -1.0, u[:s * s])
+        _, idx = jax.lax.top_k(score, self.rocks)
+        rocks = jnp.zeros((s * s,), jnp.bool_).at[idx].set(True).reshape(s, s)
+        blocked = border | rocks
+        dest = slide_table(blocked)
+        free = ~blocked.reshape(-1)
+        # the goal: a cell where a slide from a resting cell (itself the end of a slide) ends
+        moved = free[:, None] & (dest != jnp.arange(s * s)[:, None])
+        rest = jnp.zeros((s * s,), jnp.bool_).at[dest].max(moved)
+        goal = _draw_true(jnp.zeros((s * s,), jnp.bool_).at[dest].max(moved & rest[:, None]), u[s * s])
+        dist = moves_to(dest, goal)
+        far = jnp.max(jnp.where(free & (dist < _FAR), dist, 0))
+        cand = free & (dist < _FAR) & (dist >= jnp.maximum(2, (far + 1) // 2))
+        return rocks, _draw_true(cand, u[s * s + 1]), goal, cand.any()
 
     def _reset(self, key, params):
         s = self.size
-        rocks, start, goal, ok = jax.vmap(self._candidate)(jax.random.split(key, _TRIES))
+        u = Draws(key, _TRIES * (s * s + 2)).uniform((_TRIES, s * s + 2))
+        rocks, start, goal, ok = jax.vmap(self._candidate)(u)
         i = jnp.argmax(ok)
         any_ok = ok.any()
         rocks = jnp.where(any_ok, rocks[i], False)
