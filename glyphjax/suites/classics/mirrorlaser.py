@@ -5,14 +5,16 @@ T = 200. The emitter sits on the left edge and fires right; the beam reflects of
 ('/' turns right<->up and left<->down, '\\' turns right<->down and left<->up), passes through
 empty cells and stops at the board edge or the emitter. The grid draws the beam's current path.
 
-Generation (solvable by construction, never solved at the start): 8 candidate layouts are drawn
-at once, each with 10 mirrors of random orientation on random cells (none in column 0); the beam
-is traced and the target is put on a random empty beam cell reached after the most reflections.
-The mirrors are then flipped at random; a candidate is valid if its target needs >= 1 reflection
-and the scrambled board does not already hit it (the original orientations are a solution).
-Among 16 candidates the one with the most reflections before the target (capped at 2) is used;
-if none is valid a fixed layout is used (emitter row 3, one
-mirror at (3, 3) showing '\\' that must become '/', target at (0, 3)).
+Generation (solvable by construction, never solved at the start; all randomness from one
+`Draws` call): 6 candidate layouts are drawn at once, each with 10 mirrors of random orientation
+on random cells (none in column 0) and the emitter in the row of one of them; the beam is traced
+and the target is put on a random empty beam cell reached after the most reflections. The
+mirrors are then scrambled: the one the beam meets first is always flipped, the others with
+probability 1/2; a candidate is valid if its target needs >= 1 reflection and the scrambled board
+does not already hit it (the original orientations are a solution; ~84% of candidates are valid).
+Among the 6 candidates the one with the most reflections before the target (capped at 2) is used;
+if none is valid a fixed layout is used (emitter row 3, one mirror at (3, 3) showing '\\' that
+must become '/', target at (0, 3)).
 
 Reward: +1 when the beam hits the target, which ends the episode; nothing else. Return in [0, 1].
 ROTATE on a cell without a mirror and NO_ACTION are no-ops.
@@ -26,7 +28,8 @@ from flax import struct
 
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import DIR_DELTAS, FLOOR, cell_actions, codepoints
+from glyphjax.core.sampling import kth_true
+from glyphjax.suites.classics.common import DIR_DELTAS, FLOOR, Draws, cell_actions, codepoints
 
 EMITTER = "☼"
 TARGET = "⌖"
@@ -42,36 +45,43 @@ EVENTS = ("", "The laser hits the target. Solved!")
 # new direction after a mirror, indexed [mirror - 1, direction] (UP, DOWN, LEFT, RIGHT)
 _REFLECT = jnp.array([[3, 2, 1, 0],   # '/'
                       [2, 3, 0, 1]], jnp.int32)  # '\'
-_CANDIDATES = 16
+_CANDIDATES = 6
 
 
 def trace(mirrors: jax.Array, emitter_row: jax.Array, target: jax.Array):
     """Follow the beam. Returns (hit, horizontal bool[n,n], vertical bool[n,n],
-    reflections-at-first-visit int32[n,n] (-1 = not on the beam))."""
-    n = mirrors.shape[0]
+    reflections-at-first-visit int32[n,n] (-1 = not on the beam)).
 
-    def body(_, c):
-        r, col, d, alive, hit, refl, horiz, vert, first = c
+    One beam cell per pass of a `while_loop` that ends when the beam does (under vmap: the longest
+    beam of the batch), at most 4*n*n + 1 passes (each cell entered at most once per direction).
+    The cell is a one-hot mask over the n*n cells, so reading the mirror and marking the path are
+    elementwise (no gathers or scatters)."""
+    n = mirrors.shape[0]
+    flat = mirrors.reshape(-1)
+    cells = jnp.arange(n * n)
+
+    def body(c):
+        i, r, col, d, alive, hit, refl, horiz, vert, first = c
         nr, nc = r + DIR_DELTAS[d, 0], col + DIR_DELTAS[d, 1]
         inside = (nr >= 0) & (nr < n) & (nc >= 0) & (nc < n)
-        rr, cc = jnp.clip(nr, 0, n - 1), jnp.clip(nc, 0, n - 1)
-        is_emitter = (cc == 0) & (rr == emitter_row)
-        go = alive & inside & ~is_emitter
-        m = mirrors[rr, cc]
-        on_target = go & (rr == target[0]) & (cc == target[1])
-        horiz = horiz.at[rr, cc].set(horiz[rr, cc] | (go & (m == 0) & (d >= 2)))
-        vert = vert.at[rr, cc].set(vert[rr, cc] | (go & (m == 0) & (d < 2)))
-        first = first.at[rr, cc].set(jnp.where(go & (first[rr, cc] < 0), refl, first[rr, cc]))
+        go = alive & inside & ~((nc == 0) & (nr == emitter_row))  # the emitter stops the beam
+        here = go & (cells == nr * n + nc)
+        m = jnp.sum(jnp.where(here, flat, 0))
+        on_target = go & (nr == target[0]) & (nc == target[1])
+        horiz = horiz | (here & (m == 0) & (d >= 2))
+        vert = vert | (here & (m == 0) & (d < 2))
+        first = jnp.where(here & (first < 0), refl, first)
         turn = go & (m > 0)
         d = jnp.where(turn, _REFLECT[jnp.clip(m - 1, 0, 1), d], d)
         refl = refl + turn.astype(jnp.int32)
-        return (rr, cc, d, go & ~on_target, hit | on_target, refl, horiz, vert, first)
+        return (i + 1, nr, nc, d, go & ~on_target, hit | on_target, refl, horiz, vert, first)
 
-    z = jnp.zeros((n, n), jnp.bool_)
-    init = (emitter_row, jnp.int32(0), jnp.int32(3), jnp.bool_(True), jnp.bool_(False), jnp.int32(0), z, z,
-            jnp.full((n, n), -1, jnp.int32))
-    _, _, _, _, hit, _, horiz, vert, first = jax.lax.fori_loop(0, 4 * n * n + 1, body, init)
-    return hit, horiz, vert, first
+    z = jnp.zeros((n * n,), jnp.bool_)
+    init = (jnp.int32(0), emitter_row, jnp.int32(0), jnp.int32(3), jnp.bool_(True), jnp.bool_(False),
+            jnp.int32(0), z, z, jnp.full((n * n,), -1, jnp.int32))
+    out = jax.lax.while_loop(lambda c: c[4] & (c[0] < 4 * n * n + 1), body, init)
+    hit, horiz, vert, first = out[5], out[7], out[8], out[9]
+    return hit, horiz.reshape(n, n), vert.reshape(n, n), first.reshape(n, n)
 
 
 @struct.dataclass
@@ -108,31 +118,34 @@ class MirrorLaser(Env):
             grid_labels=True,
         )
 
-    def _candidate(self, key):
-        n = self.size
-        k_row, k_cells, k_orient, k_target, k_flip = jax.random.split(key, 5)
-        row = jax.random.randint(k_row, (), 0, n)
+    def _candidate(self, u):
+        """One layout from uniforms u[n*n + 2*mirrors + 1] -> (scrambled mirrors, emitter row,
+        target, quality: reflections before the target capped at 2, -1 if unusable)."""
+        n, k = self.size, self.num_mirrors
         col0 = jnp.arange(n * n) % n == 0
-        score = jnp.where(col0, -1.0, jax.random.uniform(k_cells, (n * n,)))  # no mirror in column 0
-        cells = jnp.argsort(-score)[: self.num_mirrors]
-        orient = jax.random.randint(k_orient, (self.num_mirrors,), 1, 3)
+        _, cells = jax.lax.top_k(jnp.where(col0, -1.0, u[:n * n]), k)  # no mirror in column 0
+        row = (cells[0] // n).astype(jnp.int32)  # the emitter's row holds a mirror
+        orient = 1 + (u[n * n:n * n + k] < 0.5).astype(jnp.int32)
         mirrors = jnp.zeros((n * n,), jnp.int32).at[cells].set(orient).reshape(n, n)
-        no_target = jnp.array([-1, -1], jnp.int32)
-        _, _, _, first = trace(mirrors, row, no_target)
+        _, _, _, first = trace(mirrors, row, jnp.array([-1, -1], jnp.int32))
+        # scramble: the mirror the beam meets first is always flipped, the others at random
+        flip = (u[n * n + k:n * n + 2 * k] < 0.5) | (first.reshape(-1)[cells] == 0)
+        scrambled = jnp.zeros((n * n,), jnp.int32).at[cells].set(jnp.where(flip, 3 - orient, orient))
         empty_on_beam = (first >= 0) & (mirrors == 0)
         best = jnp.max(jnp.where(empty_on_beam, first, -1))
-        cand = empty_on_beam & (first == best)
-        t = jnp.argmax(jnp.where(cand, jax.random.uniform(k_target, (n, n)), -1.0).reshape(-1))
+        cand = (empty_on_beam & (first == best)).reshape(-1)
+        t = kth_true(cand, jnp.floor(u[-1] * jnp.sum(cand)).astype(jnp.int32))
         target = jnp.stack([t // n, t % n]).astype(jnp.int32)
-        flip = jax.random.bernoulli(k_flip, 0.5, (n, n)) & (mirrors > 0)
-        scrambled = jnp.where(flip, 3 - mirrors, mirrors)
+        scrambled = scrambled.reshape(n, n)
         hit_scrambled, _, _, _ = trace(scrambled, row, target)
         quality = jnp.where(hit_scrambled, -1, jnp.minimum(best, 2))  # >= 1 reflection needed
         return scrambled, row, target, quality
 
     def _reset(self, key, params):
         n = self.size
-        mirrors, rows, targets, quality = jax.vmap(self._candidate)(jax.random.split(key, _CANDIDATES))
+        m = n * n + 2 * self.num_mirrors + 1
+        u = Draws(key, _CANDIDATES * m).uniform((_CANDIDATES, m))
+        mirrors, rows, targets, quality = jax.vmap(self._candidate)(u)
         i = jnp.argmax(quality)
         fallback = jnp.zeros((n, n), jnp.int32).at[3, 3].set(2)
         good = quality[i] >= 1
