@@ -132,7 +132,7 @@ class PipeConnect(Env):
 
     def _reset(self, key, params):
         n = self.size
-        rnd = Draws(key, (2 * n * n - 1) * 4 + (2 + _SCRAMBLES) * n * n)  # one random call
+        rnd = Draws(key, (2 * n * n - 1) * 4 + (2 + _SCRAMBLES) * n * n, hashed=True)  # no Threefry (compile time)
         right, down = dfs_spanning_tree(None, n, n, u=rnd.uniform((2 * n * n - 1, 4)))
         corner = jnp.zeros((n, n), jnp.bool_).at[0, 0].set(True)
         # distances from the source and from the drain in one loop
@@ -149,13 +149,20 @@ class PipeConnect(Env):
         solved = jnp.where(on_path, need, decoy)
         solved = jnp.where(self._fixed(), 15, solved)
 
-        def scramble(turns):
-            m = rotate_cw(solved, turns)
-            m = jnp.where(self._fixed(), 15, m)
-            return m, connected_region(m)[n - 1, n - 1]
+        turns = rnd.randint(0, 4, (_SCRAMBLES, n, n))
 
-        masks, conn = jax.vmap(scramble)(rnd.randint(0, 4, (_SCRAMBLES, n, n)))
-        return PipeState(**init_state_fields(), masks=masks[jnp.argmin(conn)])
+        def scramble(j):
+            return jnp.where(self._fixed(), 15, rotate_cw(solved, turns[j]))
+
+        # try the scrambles in order and keep the first that is not connected: a loop over one
+        # connectivity test (compiles far smaller than testing all of them side by side)
+        def body(c):
+            j, _ = c
+            return j + 1, connected_region(scramble(j + 1))[n - 1, n - 1]
+
+        j, conn = jax.lax.while_loop(lambda c: c[1] & (c[0] < _SCRAMBLES - 1), body,
+                                     (jnp.int32(-1), jnp.bool_(True)))
+        return PipeState(**init_state_fields(), masks=scramble(jnp.where(conn, 0, j)))
 
     def _step(self, key, state: PipeState, action, params):
         n = self.size

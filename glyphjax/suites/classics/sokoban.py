@@ -132,7 +132,7 @@ class Sokoban(Env):
 
     def _reset(self, key, params):
         s = self.size
-        rnd = Draws(key, s * s + _WALKS * self.walk * 7)  # one random call (compile time)
+        rnd = Draws(key, s * s + _WALKS * self.walk * 7, hashed=True)  # no Threefry (compile time)
         border = self._border().reshape(-1)
         score = jnp.where(border, -1.0, rnd.uniform((s * s,)))
         order = jnp.argsort(-score)  # interior cells in random order first
