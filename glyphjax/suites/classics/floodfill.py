@@ -6,7 +6,8 @@ Reference (catalogue §4, §5 row 8): 8x8 / 12x12 boards, 6 colours, budget T = 
 
 Generation, fillable within the budget by construction: a uniformly random board is drawn and the
 greedy solver (each move picks the colour that absorbs the most cells, ties to the lowest colour)
-is run on it in JAX (a bounded fori_loop of T moves); if greedy does not fill it within T moves, a
+is run on it in JAX (a while_loop of at most T moves over the board's same-colour components,
+labelled once: see `greedy_moves`); if greedy does not fill it within T moves, a
 layered board is used instead: each cell gets a random 0/1 weight, its layer is the
 weight-shortest-path distance from the top-left corner (<= 2n-2 < T), and layer k is painted the
 k-th colour of a random sequence with no colour repeated twice in a row, so playing the sequence
@@ -42,21 +43,52 @@ def region_after(colours: jax.Array, region: jax.Array, c: jax.Array) -> jax.Arr
     return flood(region, region | (colours == c))
 
 
+def components(colours: jax.Array) -> jax.Array:
+    """int32[n, n]: per cell, the smallest flat index in its same-colour 4-connected component
+    (min-label propagation in a while_loop until nothing changes)."""
+    n = colours.shape[0]
+    big = n * n
+    lab0 = jnp.arange(n * n, dtype=jnp.int32).reshape(n, n)
+    same = [shift(colours, dr, dc, -1) == colours for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+
+    def body(c):
+        lab, _ = c
+        new = lab
+        for (dr, dc), sm in zip(((1, 0), (-1, 0), (0, 1), (0, -1)), same):
+            new = jnp.minimum(new, jnp.where(sm, shift(lab, dr, dc, big), big))
+        return new, lab
+
+    return jax.lax.while_loop(lambda c: jnp.any(c[0] != c[1]), body, (lab0, jnp.full_like(lab0, -1)))[0]
+
+
 def greedy_moves(colours: jax.Array, budget: int) -> jax.Array:
-    """Moves the greedy solver needs to fill the board (budget + 1 if it fails within budget)."""
-    region0 = flood(jnp.zeros_like(colours, jnp.bool_).at[0, 0].set(True), colours == colours[0, 0])
+    """Moves the greedy solver needs to fill the board (budget + 1 if it fails within budget).
 
-    def body(i, carry):
-        colours, region, done_at = carry
-        sizes = jax.vmap(lambda c: region_after(colours, region, c).sum())(jnp.arange(N_COLOURS))
-        c = jnp.argmax(sizes)
-        colours = jnp.where(region, c, colours)
-        region = region_after(colours, region, c)
-        done_at = jnp.where((done_at > budget) & region.all(), i + 1, done_at)
-        return colours, region, done_at
+    Cells outside your region keep their starting colours, so recolouring to c absorbs exactly the
+    colour-c components (labelled once, `components`) that touch the region: each move is one
+    dilation, one scatter over component labels and a gather, not a flood per colour. A
+    while_loop over moves that stops when the board is filled (under vmap: the batch's slowest)."""
+    n = colours.shape[0]
+    lab = components(colours).reshape(-1)
+    flat = colours.reshape(-1)
+    region0 = lab == lab[0]
 
-    _, _, done_at = jax.lax.fori_loop(0, budget, body, (colours, region0, jnp.int32(budget + 1)))
-    return jnp.where(region0.all(), 0, done_at)
+    def cond(carry):
+        region, i = carry
+        return ~region.all() & (i < budget)
+
+    def body(carry):
+        region, i = carry
+        r2 = region.reshape(n, n)
+        touch = (shift(r2, 1, 0, False) | shift(r2, -1, 0, False) | shift(r2, 0, 1, False)
+                 | shift(r2, 0, -1, False)).reshape(-1) & ~region
+        gained = jnp.zeros((n * n,), jnp.bool_).at[lab].max(touch)[lab] & ~region  # touching components
+        sizes = jnp.sum(gained[None, :] & (flat[None, :] == jnp.arange(N_COLOURS)[:, None]), axis=1)
+        c = jnp.argmax(sizes)  # ties to the lowest colour
+        return region | (gained & (flat == c)), i + 1
+
+    region, moves = jax.lax.while_loop(cond, body, (region0, jnp.int32(0)))
+    return jnp.where(region.all(), moves, budget + 1)
 
 
 def layered_board(key: jax.Array, n: int) -> jax.Array:

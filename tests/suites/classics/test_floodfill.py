@@ -89,3 +89,14 @@ def test_floodfill__greedy_policy_fills_within_budget_with_return_one(task_id):
     res = jax.device_get(glyphjax.rollout(env, env.scripted_policy, jnp.arange(32, dtype=jnp.uint32)))
     assert res.terminated.all(), f"{task_id}: greedy missed seeds {np.flatnonzero(~res.terminated)}"
     np.testing.assert_allclose(res.returns, 1.0, atol=1e-5)
+
+
+def test_floodfill__jax_greedy_counts_equal_host_greedy():
+    from glyphjax.suites.classics.floodfill import greedy_moves
+    rng = np.random.default_rng(7)
+    for n, budget in ((8, 25), (12, 20)):  # budget 20 on 12x12: some boards fail within it
+        boards = rng.integers(0, 6, (150, n, n))
+        got = np.asarray(jax.jit(jax.vmap(lambda b: greedy_moves(b, budget)))(jnp.asarray(boards, jnp.int32)))
+        for i, b in enumerate(boards):
+            want = host_greedy(b, budget)
+            assert got[i] == (budget + 1 if want is None else want), f"n={n} board {i}"
