@@ -3,9 +3,13 @@
 Each generator is `gen(key) -> Level`, a port of the Farama MiniGrid `_gen_grid` of the family
 written here from its rules (Farama's (x, y) becomes our (row=y, col=x)). Farama's rejection
 sampling ("try a random cell until it is free") is replaced by one uniform draw over the mask of
-admissible cells (same distribution); Farama's "retry the whole layout" loops (MultiRoom) become
-a fixed number of candidate layouts drawn in parallel, of which the first valid one is kept.
-Where a family departs from Farama, the docstring of the generator says so.
+admissible cells (same distribution); Farama's "retry the whole layout" loop (MultiRoom) is a
+while loop capped at a fixed number of layouts. Where a family departs from Farama, the docstring
+of the generator says so.
+
+Compile time of the vmapped reset (B = 4096) is most of a task's compile budget, so: grid writes
+at traced cells are selects (`put`), not `.at[].set` (a scatter once vmapped); masks from static
+bounds are numpy constants; a placement repeated n times is one `Rnd.scan` step (compiled once).
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ def walled(h: int, w: int) -> jax.Array:
 
 
 def iota(h: int, w: int):
-    return jnp.arange(h)[:, None], jnp.arange(w)[None, :]
+    """Row and column indices (numpy: masks built from static bounds stay trace-time constants)."""
+    return np.arange(h)[:, None], np.arange(w)[None, :]
 
 
 def rect(h: int, w: int, r0, c0, r1, c1) -> jax.Array:
@@ -52,6 +57,13 @@ class Rnd:
         self.key, sub = jax.random.split(key)
         self.u = jax.random.uniform(sub, (n,))
         self.i = 0
+
+    @classmethod
+    def of(cls, u):
+        """A stream reading the given uniforms (a block of another stream)."""
+        rnd = cls.__new__(cls)
+        rnd.key, rnd.u, rnd.i = None, u, 0
+        return rnd
 
     def uniform(self):
         if self.i >= self.u.shape[0]:
@@ -78,6 +90,25 @@ class Rnd:
         """A uniformly random True index of a flat bool mask (one draw: k-th True)."""
         return uniform_true(mask.reshape(-1), self.uniform())
 
+    def scan(self, body, carry, n: int, draws: int, xs=None):
+        """n steps of `carry, out = body(carry, x_t, rnd_t)` (x_t: step t of the pytree xs, or
+        None), rnd_t reading the next `draws` uniforms of this stream, the same numbers n
+        unrolled steps would read. One lax.scan: XLA compiles the body once instead of n copies
+        (the compile time of vmapped resets). Returns (carry, stacked outs)."""
+        if self.i + n * draws > self.u.shape[0]:
+            raise RuntimeError("level generator used more random draws than its Rnd holds")
+        u = self.u[self.i: self.i + n * draws].reshape(n, draws)
+        self.i += n * draws
+
+        def step(c, x_u):
+            x, ut = x_u
+            sub = Rnd.of(ut)
+            c, out = body(c, x, sub)
+            if sub.i != draws:
+                raise RuntimeError(f"Rnd.scan body read {sub.i} uniforms, declared {draws}")
+            return c, out
+        return jax.lax.scan(step, carry, (xs, u))
+
 
 def randint(rnd, lo, hi):
     return rnd.randint(lo, hi)
@@ -90,9 +121,20 @@ def sample_rc(rnd, mask) -> jax.Array:
     return jnp.stack([idx // w, idx % w])
 
 
+def cell(shape, p):
+    """bool[h, w] of the one cell p = (row, col) (p may be traced)."""
+    r, c = iota(*shape)
+    return (r == p[0]) & (c == p[1])
+
+
+def put(g, p, v):
+    """g with cell p set to v, as a select: XLA fuses it, where a traced-index `.at[].set` becomes
+    a scatter once vmapped (compile and run time of batched resets)."""
+    return jnp.where(cell(g.shape, p), v, g)
+
+
 def not_at(mask, pos):
-    r, c = iota(*mask.shape)
-    return mask & ~((r == pos[0]) & (c == pos[1]))
+    return mask & ~cell(mask.shape, pos)
 
 
 def place_obj(rnd, grid, item, region, agent=None):
@@ -101,7 +143,7 @@ def place_obj(rnd, grid, item, region, agent=None):
     if agent is not None:
         mask = not_at(mask, agent)
     p = sample_rc(rnd, mask)
-    return grid.at[p[0], p[1]].set(item), p
+    return put(grid, p, item), p
 
 
 def place_agent(rnd, grid, region, facing_free: bool = False):
@@ -175,8 +217,8 @@ def gen_fourrooms(rnd):
     g[:, 9] = WALL
     g = jnp.asarray(g)
     # one gap per wall segment (Farama: pos = rand_int(yT + 1, yB) etc.)
-    g = g.at[rnd.randint(1, 9), 9].set(EMPTY).at[rnd.randint(10, 18), 9].set(EMPTY)
-    g = g.at[9, rnd.randint(1, 9)].set(EMPTY).at[9, rnd.randint(10, 18)].set(EMPTY)
+    for p in ((rnd.randint(1, 9), 9), (rnd.randint(10, 18), 9), (9, rnd.randint(1, 9)), (9, rnd.randint(10, 18))):
+        g = put(g, p, EMPTY)
     allr = rect(size, size, 0, 0, size, size)
     pos, d = place_agent(rnd, g, allr)
     g, _ = place_obj(rnd, g, GOAL, allr, agent=pos)
@@ -191,7 +233,7 @@ def gen_doorkey(size: int):
         g = jnp.where(c == split, WALL, g)
         pos, d = place_agent(rnd, g, c < split)
         door_row = rnd.randint(1, size - 2)
-        g = g.at[door_row, split].set(pack(DOOR, 4, LOCKED))  # yellow locked door
+        g = put(g, (door_row, split), pack(DOOR, 4, LOCKED))  # yellow locked door
         g, _ = place_obj(rnd, g, item(KEY, 4), c < split, agent=pos)
         return lvl(g, pos, d)
     return gen
@@ -214,7 +256,7 @@ def gen_lavagap(size: int):
         gc, gr = rnd.randint(2, size - 2), rnd.randint(1, size - 1)
         r, c = iota(size, size)
         g = jnp.where((c == gc) & (r >= 1) & (r <= size - 2), LAVA, g)
-        g = g.at[gr, gc].set(EMPTY)
+        g = put(g, (gr, gc), EMPTY)
         return lvl(g, jnp.array([1, 1], I32), 0)
     return gen
 
@@ -260,7 +302,7 @@ def gen_crossing(size: int, n: int, obstacle: int, easy: bool = False):
                 col_v = rnd.randint(lim_v[room_i] + 1, lim_v[room_i + 1])
                 rr = jnp.where(cross_v, row_h, lim_h[room_j + 1])
                 cc = jnp.where(cross_v, lim_v[room_i + 1], col_v)
-                g = g.at[rr, cc].set(EMPTY)
+                g = put(g, (rr, cc), EMPTY)
                 room_i = room_i + cross_v.astype(I32)
                 room_j = room_j + (~cross_v).astype(I32)
         else:
@@ -287,11 +329,8 @@ def gen_dynamic_obstacles(size: int, n_obstacles: int):
         g = walled(size, size).at[size - 2, size - 2].set(GOAL)
         pos = jnp.array([1, 1], I32)
         allr = rect(size, size, 0, 0, size, size)
-        obs = []
-        for _ in range(n_obstacles):
-            g, p = place_obj(rnd, g, pack(OBSTACLE, BLUE), allr, agent=pos)
-            obs.append(p)
-        return lvl(g, pos, 0, obstacles=jnp.stack(obs))
+        g, obs = rnd.scan(lambda g, _, r: place_obj(r, g, pack(OBSTACLE, BLUE), allr, agent=pos), g, n_obstacles, 1)
+        return lvl(g, pos, 0, obstacles=obs)
     return gen
 
 
@@ -299,23 +338,26 @@ def gen_dynamic_obstacles(size: int, n_obstacles: int):
 def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 48):
     """Farama MultiRoom: a chain of n rooms (sides 4..max_size including walls), each next room
     entered by a door on a random wall (not the entry wall) of the previous one; up to 8 tries per
-    room; a layout that stops short is redrawn. Here `attempts` layouts are drawn in parallel and
-    the first complete one is kept (all fail with negligible probability; the tests certify
-    complete layouts on the seeds they check). Door colours: random, never the previous door's."""
+    room; a layout that stops short is redrawn, here up to `attempts` times (all fail with
+    negligible probability; the tests certify complete layouts on the seeds they check), each
+    layout from its own uniforms (fold_in of the attempt number). Door colours: random, never the
+    previous door's.
+    The agent and the goal are drawn uniformly inside the first and the last room (row and column
+    apart: a room's inside is all floor)."""
     tries = 9 * n_rooms
 
-    def one_layout(key):
-        u0 = jax.random.uniform(key, (2,))
+    def one_layout(u0, us):
+        """One layout from its 2 + tries * 7 uniforms: (rooms, doors, number of rooms placed)."""
+        slot = jnp.arange(n_rooms)
         st = dict(
             rooms=jnp.zeros((n_rooms, 4), I32),  # top_row, top_col, size_rows, size_cols
             doors=jnp.zeros((n_rooms, 2), I32),  # entry door (row, col) of each room
+            cur=jnp.zeros((4,), I32),  # the last placed room
             count=I32(0), last_wall=I32(2),  # entry wall of the last placed room
             wall=I32(2), epos=jnp.floor(u0 * (size - 2)).astype(I32),  # (x, y)
             fails=I32(0), stopped=jnp.bool_(False))
 
-        def body(t, st):
-            u = jax.random.uniform(jax.random.fold_in(key, t + 1), (7,))
-
+        def body(st, u):
             def ri(k, lo, hi):
                 return jnp.clip(lo + jnp.floor(u[k] * (hi - lo)).astype(I32), lo, jnp.maximum(hi - 1, lo))
             count, wall, x, y = st["count"], st["wall"], st["epos"][0], st["epos"][1]
@@ -323,41 +365,49 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
             first = count == 0
             rx_ = ri(2, x - sx + 2, x)
             ry_ = ri(3, y - sy + 2, y)
-            top_x = jnp.where(first, x, jnp.select([wall == 0, wall == 1, wall == 2], [x - sx + 1, rx_, x], rx_))
-            top_y = jnp.where(first, y, jnp.select([wall == 0, wall == 1, wall == 2], [ry_, y - sy + 1, ry_], y))
+            # entry door on wall 0 (east) / 1 (south) / 2 (west) / 3 (north) of the new room
+            # (jnp.where chains, not jnp.select: select lowers to an argmax)
+            top_x = jnp.where(first | (wall == 2), x, jnp.where(wall == 0, x - sx + 1, rx_))
+            top_y = jnp.where(first | (wall == 3), y, jnp.where(wall == 1, y - sy + 1, ry_))
             ok = (top_x >= 0) & (top_y >= 0) & (top_x + sx <= size) & (top_y + sy < size)
             rooms = st["rooms"]
             ry, rx, rh, rw = rooms[:, 0], rooms[:, 1], rooms[:, 2], rooms[:, 3]
             apart = (top_x + sx < rx) | (rx + rw <= top_x) | (top_y + sy < ry) | (ry + rh <= top_y)
-            ok = ok & jnp.all(apart | (jnp.arange(n_rooms) >= count - 1))  # all but the previous room
+            ok = ok & jnp.all(apart | (slot >= count - 1))  # all but the previous room
             active = ~st["stopped"] & (count < n_rooms)
             place = active & ok
-            rooms = jnp.where(place, rooms.at[count].set(jnp.stack([top_y, top_x, sy, sx])), rooms)
-            doors = jnp.where(place, st["doors"].at[count].set(jnp.stack([y, x])), st["doors"])
+            at = (slot == count)[:, None] & place  # the slot the new room fills (selects, not scatters)
+            room = jnp.stack([top_y, top_x, sy, sx])
+            rooms = jnp.where(at, room, rooms)
+            doors = jnp.where(at, jnp.stack([y, x]), st["doors"])
+            cur = jnp.where(place, room, st["cur"])
             last_wall = jnp.where(place, wall, st["last_wall"])
             count2 = count + place.astype(I32)
             fails = jnp.where(place, 0, st["fails"] + (active & ~ok).astype(I32))
             stopped = st["stopped"] | (active & first & ~ok) | (fails >= 8)
             # draw the exit of the last placed room for the next try
-            cur = rooms[jnp.maximum(count2 - 1, 0)]
             cy, cx, ch, cw = cur[0], cur[1], cur[2], cur[3]
             pick = ri(4, 0, 3)
             exit_wall = jnp.where(pick >= last_wall, pick + 1, pick)
             oy, ox = ri(5, 1, ch - 1), ri(6, 1, cw - 1)
-            ex = jnp.select([exit_wall == 0, exit_wall == 2], [cx + cw - 1, cx], cx + ox)
-            ey = jnp.select([exit_wall == 1, exit_wall == 3], [cy + ch - 1, cy], cy + oy)
+            ex = jnp.where(exit_wall == 0, cx + cw - 1, jnp.where(exit_wall == 2, cx, cx + ox))
+            ey = jnp.where(exit_wall == 1, cy + ch - 1, jnp.where(exit_wall == 3, cy, cy + oy))
             keep = ~active | (first & ~ok)
-            return dict(rooms=rooms, doors=doors, count=count2, last_wall=last_wall,
+            return dict(rooms=rooms, doors=doors, cur=cur, count=count2, last_wall=last_wall,
                         wall=jnp.where(keep, wall, (exit_wall + 2) % 4),
-                        epos=jnp.where(keep, st["epos"], jnp.stack([ex, ey])), fails=fails, stopped=stopped)
+                        epos=jnp.where(keep, st["epos"], jnp.stack([ex, ey])), fails=fails,
+                        stopped=stopped), None
 
-        st = jax.lax.fori_loop(0, tries, body, st)
+        st, _ = jax.lax.scan(body, st, us)
         return st["rooms"], st["doors"], st["count"]
 
     def gen(rnd):
-        rooms, doors, counts = jax.vmap(one_layout)(jax.random.split(rnd.key, attempts))
-        best = jnp.argmax(counts >= n_rooms)
-        rooms, doors = rooms[best], doors[best]
+        def attempt(carry):
+            a = carry[0]
+            u = jax.random.uniform(jax.random.fold_in(rnd.key, a), (2 + 7 * tries,))
+            return a + 1, *one_layout(u[:2], u[2:].reshape(tries, 7))
+        empty = (I32(0), jnp.zeros((n_rooms, 4), I32), jnp.zeros((n_rooms, 2), I32), I32(0))
+        _, rooms, doors, _ = jax.lax.while_loop(lambda c: (c[3] < n_rooms) & (c[0] < attempts), attempt, empty)
         r, c = iota(size, size)
         ty, tx, sy, sx = (rooms[:, k][:, None, None] for k in range(4))
         inside = (r[None] >= ty) & (r[None] < ty + sy) & (c[None] >= tx) & (c[None] < tx + sx)
@@ -368,10 +418,13 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
             col = rnd.randint(0, NCOL - 1) if i > 1 else rnd.randint(0, NCOL)
             if i > 1:
                 col = jnp.where(col >= prev_color, col + 1, col)
-            g = g.at[doors[i, 0], doors[i, 1]].set(pack(DOOR, col, CLOSED))
+            g = put(g, doors[i], pack(DOOR, col, CLOSED))
             prev_color = col
-        pos, d = place_agent(rnd, g, inside[0])
-        g, _ = place_obj(rnd, g, GOAL, inside[n_rooms - 1], agent=pos)
+        def floor_cell(room):  # a uniformly random cell inside the walls of room (ty, tx, sy, sx)
+            return jnp.stack([rnd.randint(room[0] + 1, room[0] + room[2] - 1),
+                              rnd.randint(room[1] + 1, room[1] + room[3] - 1)])
+        pos, d = floor_cell(rooms[0]), rnd.randint(0, 4)
+        g = put(g, floor_cell(rooms[n_rooms - 1]), GOAL)  # n_rooms >= 2: never the agent's room
         return lvl(g, pos, d)
     return gen
 
@@ -384,35 +437,47 @@ class RoomGrid:
     def __init__(self, rs: int, nr: int, nc: int):
         self.rs, self.nr, self.nc = rs, nr, nc
         self.h, self.w = (rs - 1) * nr + 1, (rs - 1) * nc + 1
-        self.centre = jnp.array([(nr // 2) * (rs - 1) + rs // 2, (nc // 2) * (rs - 1) + rs // 2], I32)
+        self.centre = ((nr // 2) * (rs - 1) + rs // 2, (nc // 2) * (rs - 1) + rs // 2)
 
-    def base(self, rnd):
+    def base(self, rnd, open_walls=()):
+        """The walls of every room, less the walls (i, j, k) in open_walls (Farama
+        `remove_wall`), and the random door slots."""
+        rs = self.rs
         g = np.zeros((self.h, self.w), np.int32)
-        g[:: self.rs - 1, :] = WALL
-        g[:, :: self.rs - 1] = WALL
+        g[:: rs - 1, :] = WALL
+        g[:, :: rs - 1] = WALL
+        for i, j, k in open_walls:
+            top, left = j * (rs - 1), i * (rs - 1)
+            row = {1: top + rs - 1, 3: top}.get(k)
+            col = {0: left + rs - 1, 2: left}.get(k)
+            if row is not None:
+                g[row, left + 1: left + rs - 1] = EMPTY
+            else:
+                g[top + 1: top + rs - 1, col] = EMPTY
         # door slot on the right wall (a row) and on the bottom wall (a column) of every room
         right_rows = np.zeros((self.nr, self.nc), object)
         bottom_cols = np.zeros((self.nr, self.nc), object)
         for j in range(self.nr):
             for i in range(self.nc):
-                top, left = j * (self.rs - 1), i * (self.rs - 1)
-                right_rows[j, i] = rnd.randint(top + 1, top + self.rs - 1) if i + 1 < self.nc else None
-                bottom_cols[j, i] = rnd.randint(left + 1, left + self.rs - 1) if j + 1 < self.nr else None
+                top, left = j * (rs - 1), i * (rs - 1)
+                right_rows[j, i] = rnd.randint(top + 1, top + rs - 1) if i + 1 < self.nc else None
+                bottom_cols[j, i] = rnd.randint(left + 1, left + rs - 1) if j + 1 < self.nr else None
         return jnp.asarray(g), (right_rows, bottom_cols)
 
     def door_pos(self, slots, i, j, k):
-        """Cell of door k (0 right, 1 down, 2 left, 3 up) of room (col i, row j)."""
+        """Cell (row, col) of door k (0 right, 1 down, 2 left, 3 up) of room (col i, row j)."""
         rr, bc = slots
         top, left = j * (self.rs - 1), i * (self.rs - 1)
         if k == 0:
-            return jnp.stack([rr[j, i], I32(left + self.rs - 1)])
+            return rr[j, i], left + self.rs - 1
         if k == 1:
-            return jnp.stack([I32(top + self.rs - 1), bc[j, i]])
+            return top + self.rs - 1, bc[j, i]
         if k == 2:
-            return jnp.stack([rr[j, i - 1], I32(left)])
-        return jnp.stack([I32(top), bc[j - 1, i]])
+            return rr[j, i - 1], left
+        return top, bc[j - 1, i]
 
     def region(self, i, j):
+        """Room (i, j) with its walls (j may be traced)."""
         top, left = j * (self.rs - 1), i * (self.rs - 1)
         return rect(self.h, self.w, top, left, top + self.rs, left + self.rs)
 
@@ -425,16 +490,6 @@ class RoomGrid:
         """Farama `place_in_room`: random empty cell of the room, not next to the agent's cell."""
         return place_obj(rnd, g, it, self.region(i, j) & self.far_from(agent_ref))
 
-    def remove_wall(self, g, i, j, k):
-        top, left = j * (self.rs - 1), i * (self.rs - 1)
-        if k == 3:
-            return g.at[top, left + 1: left + self.rs - 1].set(EMPTY)
-        if k == 1:
-            return g.at[top + self.rs - 1, left + 1: left + self.rs - 1].set(EMPTY)
-        if k == 2:
-            return g.at[top + 1: top + self.rs - 1, left].set(EMPTY)
-        return g.at[top + 1: top + self.rs - 1, left + self.rs - 1].set(EMPTY)
-
     def walls(self):
         """Static list of (room a, room b, (i, j, k)) for every inner wall."""
         out = []
@@ -446,39 +501,45 @@ class RoomGrid:
                     out.append((j * self.nc + i, (j + 1) * self.nc + i, (i, j, 1)))
         return out
 
-    def connect_all(self, rnd, g, slots, has_door, locked_room, start_room):
+    def connect_all(self, rnd, g, slots, opened, joined, locked_room, start_room):
         """Farama `connect_all`: while some room is unreachable from the start room, add a closed
-        door of random colour on a uniformly random wall without a door whose rooms are not locked."""
+        door of random colour on a uniformly random wall without a door or opening whose rooms
+        are not locked. `opened`: static bool[walls] of removed walls; `joined`: bool[rooms] of
+        the rooms already joined to the start room by a door (KeyCorridor's locked room, whose
+        walls are never candidates). Reachability is kept as room labels (rooms joined by doors
+        or openings share one), so the loop body is a few small vector ops; the new doors go into
+        the grid after the loop."""
         walls = self.walls()
-        n = self.nr * self.nc
-        wa = jnp.array([a for a, _, _ in walls], I32)
-        wb = jnp.array([b for _, b, _ in walls], I32)
-        pos = jnp.stack([self.door_pos(slots, *ijk) for _, _, ijk in walls])
-        cand_ok = ~locked_room[wa] & ~locked_room[wb]
-        u = jnp.stack([rnd.uniform() for _ in range(2 * len(walls))]).reshape(len(walls), 2)
+        nw, n = len(walls), self.nr * self.nc
+        end_a = np.arange(n)[None, :] == np.array([a for a, _, _ in walls])[:, None]  # [walls, rooms]
+        end_b = np.arange(n)[None, :] == np.array([b for _, b, _ in walls])[:, None]
+        lab0 = np.arange(n)  # labels after the static openings (union-find at trace time)
+        for w in np.flatnonzero(opened):
+            la, lb = lab0[end_a[w]][0], lab0[end_b[w]][0]
+            lab0 = np.where(lab0 == lb, la, lab0)
+        lab = jnp.where(joined, lab0[start_room], jnp.asarray(lab0, I32))
+        cand_ok = ~jnp.any((end_a | end_b) & locked_room[None, :], axis=1)
 
-        oa = jax.nn.one_hot(wa, n, dtype=jnp.float32)  # [walls, rooms]
-        ob = jax.nn.one_hot(wb, n, dtype=jnp.float32)
-
-        def body(t, carry):
-            g, has = carry
-            hw = has.astype(jnp.float32)[:, None]
-            adj = (oa * hw).T @ ob
-            adj = adj + adj.T  # rooms joined by a door or an opening
-            reach = jax.nn.one_hot(start_room, n, dtype=jnp.float32)
-            for _ in range(n - 1):
-                reach = jnp.minimum(reach + adj @ reach, 1.0)
-            done = jnp.all(reach > 0)
+        def body(carry, _, r):
+            has, lab, colour = carry
+            done = jnp.all(lab == lab[start_room])
             cand = ~has & cand_ok
-            pick = uniform_true(cand, u[t, 0])
+            pick = r.index(cand)
             add = ~done & jnp.any(cand)
-            p = pos[pick]
-            color = jnp.minimum(jnp.floor(u[t, 1] * NCOL).astype(I32), NCOL - 1)
-            cell = jnp.where(add, pack(DOOR, color, CLOSED), g[p[0], p[1]])
-            return g.at[p[0], p[1]].set(cell), has.at[pick].set(has[pick] | add)
+            new = (jnp.arange(nw) == pick) & add  # one-hot wall of the new door
+            la = jnp.sum(jnp.where(end_a & new[:, None], lab[None, :], 0))
+            lb = jnp.sum(jnp.where(end_b & new[:, None], lab[None, :], 0))
+            lab = jnp.where(add & (lab == lb), la, lab)
+            return (has | new, lab, jnp.where(new, rand_color(r), colour)), None
 
-        g, _ = jax.lax.fori_loop(0, len(walls), body, (g, has_door))
-        return g
+        (has, _, colour), _ = rnd.scan(body, (jnp.asarray(opened), lab, jnp.zeros((nw,), I32)), nw, 2)
+        r, c = iota(self.h, self.w)
+        rows, cols = (jnp.stack([jnp.asarray(self.door_pos(slots, *ijk)[x]) for _, _, ijk in walls])
+                      for x in (0, 1))
+        new = ((r[None] == rows[:, None, None]) & (c[None] == cols[:, None, None])
+               & (has & ~jnp.asarray(opened))[:, None, None])  # [walls, h, w]
+        doors = jnp.sum(jnp.where(new, pack(DOOR, colour, CLOSED)[:, None, None], 0), axis=0)
+        return jnp.where(jnp.any(new, axis=0), doors, g)
 
     def wall_index(self, i, j, k):
         """Index in walls() of door k of room (i, j)."""
@@ -496,34 +557,27 @@ def gen_keycorridor(s: int, rows: int):
     """Farama KeyCorridor: 3 x rows rooms, the middle column opened into a hallway, a locked door
     into a random right room holding a ball (the target), its key in a random left room."""
     rg = RoomGrid(s, rows, 3)
+    hallway = [(1, j, 3) for j in range(1, rows)]
+    opened = np.zeros((len(rg.walls()),), bool)
+    opened[[rg.wall_index(*ijk) for ijk in hallway]] = True
 
     def gen(rnd):
-        g, slots = rg.base(rnd)
-        has = jnp.zeros((len(rg.walls()),), bool)
-        for j in range(1, rows):
-            g = rg.remove_wall(g, 1, j, 3)
-            has = has.at[rg.wall_index(1, j, 3)].set(True)
+        g, slots = rg.base(rnd, hallway)
         room_idx = rnd.randint(0, rows)
         door_color = rand_color(rnd)
         ball_color = rand_color(rnd)
         key_row = rnd.randint(0, rows)
-        locked_room = jnp.zeros((3 * rows,), bool)
-        reg_ball = jnp.zeros((rg.h, rg.w), bool)
-        reg_key = jnp.zeros((rg.h, rg.w), bool)
-        for j in range(rows):  # static loop over candidate rooms, selected by room_idx
-            p = rg.door_pos(slots, 2, j, 2)
-            sel = room_idx == j
-            g = g.at[p[0], p[1]].set(jnp.where(sel, pack(DOOR, door_color, LOCKED), g[p[0], p[1]]))
-            has = has.at[rg.wall_index(2, j, 2)].set(has[rg.wall_index(2, j, 2)] | sel)
-            locked_room = locked_room.at[j * 3 + 2].set(sel)
-            reg_ball = reg_ball | (rg.region(2, j) & sel)
-            reg_key = reg_key | (rg.region(0, j) & (key_row == j))
+        door = jnp.zeros((rg.h, rg.w), bool)
+        for j in range(rows):  # the locked door: left wall of right room room_idx
+            door = door | (cell(door.shape, rg.door_pos(slots, 2, j, 2)) & (room_idx == j))
+        g = jnp.where(door, pack(DOOR, door_color, LOCKED), g)
         ball = item(BALL, ball_color)
         far = rg.far_from(rg.centre)
-        g, _ = place_obj(rnd, g, ball, reg_ball & far)
-        g, _ = place_obj(rnd, g, item(KEY, door_color), reg_key & far)
+        g, _ = place_obj(rnd, g, ball, rg.region(2, room_idx) & far)
+        g, _ = place_obj(rnd, g, item(KEY, door_color), rg.region(0, key_row) & far)
         pos, d = place_agent(rnd, g, rg.region(1, rows // 2), facing_free=True)
-        g = rg.connect_all(rnd, g, slots, has, locked_room, start_room=(rows // 2) * 3 + 1)
+        locked_room = jnp.arange(3 * rows) == room_idx * 3 + 2  # rooms are numbered row by row
+        g = rg.connect_all(rnd, g, slots, opened, locked_room, locked_room, start_room=(rows // 2) * 3 + 1)
         return lvl(g, pos, d, mission=obj_mission(ball), target_item=ball)
     return gen
 
@@ -541,9 +595,9 @@ def gen_unlock(kind: str):
             g, _ = rg.place_in_room(rnd, g, 1, 0, box, rg.centre)
         door_color = rand_color(rnd)
         p = rg.door_pos(slots, 0, 0, 0)
-        g = g.at[p[0], p[1]].set(pack(DOOR, door_color, LOCKED))
+        g = put(g, p, pack(DOOR, door_color, LOCKED))
         if kind == "blocked":
-            g = g.at[p[0], p[1] - 1].set(item(BALL, rand_color(rnd)))
+            g = put(g, (p[0], p[1] - 1), item(BALL, rand_color(rnd)))
         g, _ = rg.place_in_room(rnd, g, 0, 0, item(KEY, door_color), rg.centre)
         pos, d = place_agent(rnd, g, rg.region(0, 0), facing_free=True)
         if kind == "unlock":
@@ -554,25 +608,31 @@ def gen_unlock(kind: str):
 
 def _om_door(rg, g, slots, i, j, k, color, locked, blocked):
     """Farama ObstructedMaze `add_door`: door k of room (i, j), locked or closed; a green ball in
-    front of it on the room's side if blocked. The key is placed by `_om_key`, after every door
+    front of it on the room's side if blocked. The key is placed by `_om_keys`, after every door
     and ball of the room (Farama's ObstructedMaze v1 order: in v0 a later blocking ball could land
     on an earlier key's cell and delete it, leaving ~7% of 1Q/2Dlhb levels unsolvable, Farama
     issue 323)."""
     p = rg.door_pos(slots, i, j, k)
-    g = g.at[p[0], p[1]].set(pack(DOOR, color, LOCKED if locked else CLOSED))
+    g = put(g, p, pack(DOOR, color, LOCKED if locked else CLOSED))
     if blocked:
         dr, dc = [(0, 1), (1, 0), (0, -1), (-1, 0)][k]
-        g = g.at[p[0] - dr, p[1] - dc].set(item(BALL, GREEN))
+        g = put(g, (p[0] - dr, p[1] - dc), item(BALL, GREEN))
     return g
 
 
-def _om_key(rg, rnd, g, i, j, color, key_in_box, agent_ref):
-    """The key of a `color` door in room (i, j), inside a blue box if key_in_box."""
-    obj = item(KEY, color)
-    if key_in_box:
-        obj = pack(BOX, BLUE, 0, obj)
-    g, _ = rg.place_in_room(rnd, g, i, j, obj, agent_ref)
-    return g
+def _om_keys(rg, rnd, g, rooms, colors, key_in_box):
+    """The keys of `colors` (traced int[n]), key t in room rooms[t] (static (i, j)), each inside a
+    blue box if key_in_box; placed one after another (one scanned placement)."""
+    regions = jnp.asarray(np.stack([rg.region(i, j) for i, j in rooms]))
+    far = rg.far_from(rg.centre)
+
+    def body(g, x, r):
+        region, color = x
+        obj = item(KEY, color)
+        if key_in_box:
+            obj = pack(BOX, BLUE, 0, obj)
+        return place_obj(r, g, obj, region & far)[0], None
+    return rnd.scan(body, g, len(rooms), 1, (regions, colors))[0]
 
 
 def gen_obstructed_1d(key_in_box: bool, blocked: bool):
@@ -584,7 +644,7 @@ def gen_obstructed_1d(key_in_box: bool, blocked: bool):
         g, slots = rg.base(rnd)
         colors = rnd.perm(NCOL)
         g = _om_door(rg, g, slots, 0, 0, 0, colors[0], True, blocked)
-        g = _om_key(rg, rnd, g, 0, 0, colors[0], key_in_box, rg.centre)
+        g = _om_keys(rg, rnd, g, [(0, 0)], colors[:1], key_in_box)
         ball = item(BALL, RED)
         g, _ = rg.place_in_room(rnd, g, 1, 0, ball, rg.centre)
         pos, d = place_agent(rnd, g, rg.region(0, 0), facing_free=True)
@@ -596,10 +656,14 @@ def gen_obstructed_full(agent_room, key_in_box: bool, blocked: bool, quarters: i
     """Farama ObstructedMaze_Full, v1 placement order (2Dl, 2Dlh, 2Dlhb, 1Q, 2Q, Full): 3x3 rooms;
     the middle room opens through plain closed doors into `quarters` side rooms; each side room
     has two locked, maybe blocked doors into the neighbouring corners, then their keys (maybe in
-    boxes); the red ball is in a random corner."""
+    boxes); the red ball is in a random corner. (All doors and balls are drawn before all keys:
+    the same levels as Farama's side-by-side order, as no side room's doors or balls touch
+    another side room's interior.)"""
     rg = RoomGrid(6, 3, 3)
     side = [(2, 1), (1, 2), (0, 1), (1, 0)][:quarters]
     corners = [(2, 0), (2, 2), (0, 2), (0, 0)][:quarters]
+    key_rooms = [room for room in side for _ in (-1, 1)]
+    key_colors = np.array([(i + kk) % NCOL for i in range(quarters) for kk in (-1, 1)])
 
     def gen(rnd):
         g, slots = rg.base(rnd)
@@ -608,8 +672,7 @@ def gen_obstructed_full(agent_room, key_in_box: bool, blocked: bool, quarters: i
             g = _om_door(rg, g, slots, 1, 1, i, colors[i], False, False)  # middle door: plain
             for kk in (-1, 1):
                 g = _om_door(rg, g, slots, si, sj, (i + kk) % 4, colors[(i + kk) % NCOL], True, blocked)
-            for kk in (-1, 1):
-                g = _om_key(rg, rnd, g, si, sj, colors[(i + kk) % NCOL], key_in_box, rg.centre)
+        g = _om_keys(rg, rnd, g, key_rooms, colors[key_colors], key_in_box)
         which = rnd.randint(0, quarters)
         reg = jnp.zeros((rg.h, rg.w), bool)
         for n, (ci, cj) in enumerate(corners):
@@ -645,14 +708,14 @@ def gen_lockedroom(rnd):
     goal_reg = jnp.zeros((size, size), bool)
     key_reg = jnp.zeros((size, size), bool)
     for n, (top, left, door) in enumerate(rooms):
-        g = g.at[door].set(pack(DOOR, colors[n], jnp.where(locked == n, LOCKED, CLOSED)))
+        g = put(g, door, pack(DOOR, colors[n], jnp.where(locked == n, LOCKED, CLOSED)))
         interior = rect(size, size, top + 1, left + 1, top + room_h - 1, left + room_w - 1)
         goal_reg = goal_reg | (interior & (locked == n))
         key_reg = key_reg | (interior & (key_room == n))
     gp = sample_rc(rnd, goal_reg)
-    g = g.at[gp[0], gp[1]].set(GOAL)
+    g = put(g, gp, GOAL)
     kp = sample_rc(rnd, key_reg)
-    g = g.at[kp[0], kp[1]].set(item(KEY, colors[locked]))
+    g = put(g, kp, item(KEY, colors[locked]))
     pos, d = place_agent(rnd, g, rect(size, size, 0, lw, size, rw))
     return lvl(g, pos, d, mission=colors[locked] * NCOL + colors[key_room])
 
@@ -670,7 +733,7 @@ def gen_redbluedoors(size: int):
         pos, d = place_agent(rnd, g, rect(h, w, 0, q, size, q + size))
         red = jnp.stack([rnd.randint(1, size - 1), I32(q)])
         blue = jnp.stack([rnd.randint(1, size - 1), I32(q + size - 1)])
-        g = g.at[red[0], red[1]].set(pack(DOOR, RED, CLOSED)).at[blue[0], blue[1]].set(pack(DOOR, BLUE, CLOSED))
+        g = put(put(g, red, pack(DOOR, RED, CLOSED)), blue, pack(DOOR, BLUE, CLOSED))
         return lvl(g, pos, d, target=red, aux=blue)
     return gen
 
@@ -686,14 +749,12 @@ def gen_fetch(size: int, n: int):
     def gen(rnd):
         g = walled(size, size)
         allr = rect(size, size, 0, 0, size, size)
-        objs = []
-        for _ in range(n):
-            t = jnp.where(rnd.bernoulli(), KEY, BALL)
-            it = item(t, rand_color(rnd))
-            g, _ = place_obj(rnd, g, it, allr)
-            objs.append(it)
+        def one(g, _, r):
+            it = item(jnp.where(r.bernoulli(), KEY, BALL), rand_color(r))
+            return place_obj(r, g, it, allr)[0], it
+        g, objs = rnd.scan(one, g, n, 3)
         pos, d = place_agent(rnd, g, allr)
-        target = jnp.stack(objs)[rnd.randint(0, n)]
+        target = objs[rnd.randint(0, n)]
         return lvl(g, pos, d, mission=obj_mission(target), target_item=target)
     return gen
 
@@ -714,7 +775,7 @@ def gen_gotodoor(size: int):
         ])
         colors = rnd.perm(NCOL)[:4]
         for i in range(4):
-            g = g.at[doors[i, 0], doors[i, 1]].set(pack(DOOR, colors[i], CLOSED))
+            g = put(g, doors[i], pack(DOOR, colors[i], CLOSED))
         pos, d = place_agent(rnd, g, inside)
         t = rnd.randint(0, 4)
         return lvl(g, pos, d, mission=colors[t], target=doors[t])
@@ -726,13 +787,10 @@ def gen_gotoobject(size: int, n: int):
         g = walled(size, size)
         allr = rect(size, size, 0, 0, size, size)
         items = _distinct_items(rnd, n, (KEY, BALL, BOX))
-        ps = []
-        for i in range(n):
-            g, p = place_obj(rnd, g, items[i], allr)
-            ps.append(p)
+        g, ps = rnd.scan(lambda g, it, r: place_obj(r, g, it, allr), g, n, 1, items)
         pos, d = place_agent(rnd, g, allr)
         t = rnd.randint(0, n)
-        return lvl(g, pos, d, mission=obj_mission(items[t]), target=jnp.stack(ps)[t], target_item=items[t])
+        return lvl(g, pos, d, mission=obj_mission(items[t]), target=ps[t], target_item=items[t])
     return gen
 
 
@@ -744,18 +802,16 @@ def gen_putnear(size: int, n: int):
         allr = rect(size, size, 0, 0, size, size)
         r, c = iota(size, size)
         items = _distinct_items(rnd, n, (KEY, BALL, BOX))
-        ps = []
-        for i in range(n):
-            far = allr
-            for p in ps:
-                far = far & ~((jnp.abs(r - p[0]) <= 1) & (jnp.abs(c - p[1]) <= 1))
-            g, p = place_obj(rnd, g, items[i], far)
-            ps.append(p)
+
+        def one(carry, it, rr):
+            g, near = carry  # near: cells next to (or on) an object already placed
+            g, p = place_obj(rr, g, it, allr & ~near)
+            return (g, near | ((jnp.abs(r - p[0]) <= 1) & (jnp.abs(c - p[1]) <= 1))), p
+        (g, _), ps = rnd.scan(one, (g, jnp.zeros((size, size), bool)), n, 1, items)
         pos, d = place_agent(rnd, g, allr)
         mv = rnd.randint(0, n)
         tg = rnd.randint(0, n - 1)
         tg = jnp.where(tg >= mv, tg + 1, tg)
-        ps = jnp.stack(ps)
         mission = obj_mission(items[mv]) * len(OBJ_NAMES) + obj_mission(items[tg])
         return lvl(g, pos, d, mission=mission, target=ps[tg], target_item=items[mv])
     return gen
@@ -778,18 +834,17 @@ def gen_playground(rnd):
             xr, yb = xl + rw, yt + rw
             if i + 1 < 3:
                 y = rnd.randint(yt + 1, yb - 1)
-                g = g.at[y, xr].set(pack(DOOR, rand_color(rnd), CLOSED))
+                g = put(g, (y, xr), pack(DOOR, rand_color(rnd), CLOSED))
             if j + 1 < 3:
                 x = rnd.randint(xl + 1, xr - 1)
-                g = g.at[yb, x].set(pack(DOOR, rand_color(rnd), CLOSED))
+                g = put(g, (yb, x), pack(DOOR, rand_color(rnd), CLOSED))
     allr = rect(size, size, 0, 0, size, size)
     pos, d = place_agent(rnd, g, allr)
-    objs = []
-    for _ in range(12):
-        it = item(KEY + rnd.randint(0, 3), rand_color(rnd))
-        g, _ = place_obj(rnd, g, it, allr, agent=pos)
-        objs.append(it)
-    target = jnp.stack(objs)[rnd.randint(0, 12)]
+    def one(g, _, r):
+        it = item(KEY + r.randint(0, 3), rand_color(r))
+        return place_obj(r, g, it, allr, agent=pos)[0], it
+    g, objs = rnd.scan(one, g, 12, 3)
+    target = objs[rnd.randint(0, 12)]
     return lvl(g, pos, d, mission=obj_mission(target), target_item=target)
 
 

@@ -80,3 +80,22 @@ def test_generator__every_locked_door_has_a_key_of_its_colour_in_the_level(name)
         raise AssertionError(f"minigrid/{name} seed {seed}: a locked door of colour "
                              f"{np.flatnonzero(doors[seed] & ~keys[seed]).tolist()} but keys only of "
                              f"{np.flatnonzero(keys[seed]).tolist()}")
+
+
+@pytest.mark.parametrize("name,rooms", [("multiroom-n2-s4", 2), ("multiroom-n4-s5", 4), ("multiroom-n6", 6)])
+def test_multiroom__every_level_has_its_whole_chain_of_rooms(name, rooms):
+    """A layout that stopped short would leave fewer doors (its unused room slots all put their door
+    on cell (0, 0)): 1,000 seeds each have exactly rooms - 1 doors, none at (0, 0), the agent on
+    floor and one goal (cell type bits 0-3: DOOR=2, GOAL=6)."""
+    import jax
+
+    import glyphjax
+    from glyphjax.suites.minigrid import make_task
+    env = make_task(name)
+    st = jax.jit(jax.vmap(lambda s: env.reset(glyphjax.reset_key(s))))(np.arange(1000, dtype=np.uint32))
+    typ = np.asarray(st.grid) & 15
+    doors = (typ == 2).sum(axis=(1, 2))
+    bad = np.flatnonzero((doors != rooms - 1) | (typ[:, 0, 0] == 2) | ((typ == 6).sum(axis=(1, 2)) != 1))
+    assert bad.size == 0, f"minigrid/{name}: seeds {bad[:10].tolist()} have {doors[bad[:10]].tolist()} doors"
+    pos = np.asarray(st.pos)
+    assert (typ[np.arange(1000), pos[:, 0], pos[:, 1]] == 0).all()
