@@ -1,5 +1,5 @@
 """Shared puzzle mechanics for the Classics puzzle games (maze, ice sliding, sokoban, rush hour,
-lights out, pipe connect, mirror laser, flood fill): grid shifts, flood fill, BFS distances and
+lights out, pipe connect, mirror laser, flood fill): flood fill, BFS distances and
 the randomized depth-first spanning-tree generator. All pure JAX with static shapes and bounded
 loops, so they run inside `reset`/`step` under `jit` and `vmap`.
 
@@ -11,20 +11,11 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from glyphjax.suites.classics._boards import shift  # the one grid shift (flood fill imports it from here)
+
 PLAYER = "@"
 GOAL = "★"
 GLYPHS_PUZZLE = {PLAYER: "you", GOAL: "goal"}
-
-
-def shift(mask: jax.Array, dr: int, dc: int, fill=False) -> jax.Array:
-    """out[r, c] = mask[r - dr, c - dc] (a static shift of a 2-D array), `fill` outside."""
-    h, w = mask.shape
-    out = jnp.full_like(mask, fill)
-    rs_dst = slice(max(dr, 0), h + min(dr, 0))
-    rs_src = slice(max(-dr, 0), h + min(-dr, 0))
-    cs_dst = slice(max(dc, 0), w + min(dc, 0))
-    cs_src = slice(max(-dc, 0), w + min(-dc, 0))
-    return out.at[rs_dst, cs_dst].set(mask[rs_src, cs_src])
 
 
 def dilate4(mask: jax.Array) -> jax.Array:

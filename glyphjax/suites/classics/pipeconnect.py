@@ -26,7 +26,8 @@ from flax import struct
 
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._puzzles import dfs_spanning_tree, shift
+from glyphjax.suites.classics._boards import shift
+from glyphjax.suites.classics._puzzles import dfs_spanning_tree
 from glyphjax.suites.classics.common import Draws, cell_actions
 
 # openings as bits in clockwise order: UP 1, RIGHT 2, DOWN 4, LEFT 8

@@ -19,8 +19,8 @@ moves (any vehicle, except that X may never reach column 4) scrambles it. Moves 
 every scrambled state is still solvable, and X is never at column 4, so it is never already
 solved. The candidate with the most vehicles between X and the exit (then X farthest left) is
 kept. Certified by a host BFS in tests/suites/classics/test_rushhour.py on 1,000 seeds per task:
-all solvable in >= 1 move, mean optimum 4.86 (easy) / 6.38 (hard) moves. The scripted heuristic
-solves 98% / 83% of 200 seeds.
+all solvable in >= 1 move, mean optimum 4.89 (easy) / 6.26 (hard) moves. The scripted heuristic
+solves 97.5% / 83% of 200 seeds.
 
 Reward: -1/T for each action that moves a vehicle; +1 (instead of the move cost) on the move that
 brings X to the exit, which ends the episode. Blocked moves and NO_ACTION cost nothing (house
