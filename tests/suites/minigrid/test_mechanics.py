@@ -147,6 +147,30 @@ def test_obstacles__move_to_free_neighbours_and_never_onto_goal_or_agent():
         assert int(g1[3, 3]) == pack(GOAL)
 
 
+def test_obstacles__moves_follow_farama_odds_in_turn():
+    """Farama moves obstacle 0, then obstacle 1, each to a uniformly random free neighbour. With
+    the agent at (1, 1), the goal at (3, 3) and obstacles at (2, 2) then (1, 3) in the 3x3 room,
+    obstacle 0 has 5 free neighbours (1/5 each); obstacle 1 then has (1, 2), (2, 2), (2, 3) minus
+    the cell obstacle 0 took: 1/10 per pair if it took one of those, else 1/15. Chi-square over
+    6000 step keys (12 degrees of freedom; 45 is exceeded with probability ~1e-5)."""
+    env, s = board("dynamic-obstacles-5x5", ["#####", "#v.o#", "#.o.#", "#..*#", "#####"])
+    s = s.replace(obstacles=jnp.array([[2, 2], [1, 3]], jnp.int32))  # this order: (2, 2) moves first
+    n = 6000
+    keys = jax.vmap(lambda i: glyphjax.step_key(i, 0))(jnp.arange(n, dtype=jnp.uint32))
+    s1, _ = jax.jit(jax.vmap(env.step, in_axes=(0, None, None)))(keys, s, jnp.int32(TURN_LEFT))
+    got: dict = {}
+    for o in np.asarray(s1.obstacles).tolist():
+        got[tuple(map(tuple, o))] = got.get(tuple(map(tuple, o)), 0) + 1
+    want = {}
+    for first in [(1, 2), (2, 1), (2, 3), (3, 1), (3, 2)]:
+        seconds = [c for c in [(1, 2), (2, 2), (2, 3)] if c != first]
+        for second in seconds:
+            want[(first, second)] = 1 / 5 / len(seconds)
+    assert set(got) <= set(want), f"impossible moves: {set(got) - set(want)}"
+    chi2 = sum((got.get(k, 0) - n * p) ** 2 / (n * p) for k, p in want.items())
+    assert chi2 < 45, f"chi-square {chi2:.1f}: {got}"
+
+
 def test_obstacles__running_into_one_ends_the_episode_with_zero():
     env = make_task("dynamic-obstacles-5x5")
     s0 = _jit(env, "reset")(glyphjax.reset_key(0))
