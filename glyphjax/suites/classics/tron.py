@@ -89,7 +89,10 @@ class Tron(Env):
                    "heading left. Every turn both cycles move one cell at the same time and leave a "
                    "trail that never disappears. UP/DOWN/LEFT/RIGHT set your heading; turning straight "
                    "back is ignored. A cycle that moves into a wall or any trail crashes; moving into "
-                   "the same cell as the other cycle crashes both. Survive longer than the AI."),
+                   "the same cell as the other cycle crashes both. The AI's fixed rule: it never turns "
+                   "back, avoids walls and trails when it can, then cells your cycle could also enter "
+                   "next turn, then takes the move with the most free cells within 4 moves of where it "
+                   "lands (ties at random). Survive longer than the AI."),
             actions=DIR_NAMES,
             action_descriptions=tuple(f"turn your cycle to move {d.lower()}" for d in DIR_NAMES),
             glyphs=GLYPHS,
