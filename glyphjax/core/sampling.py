@@ -53,3 +53,25 @@ def uniform_true(flat: jax.Array, u: jax.Array) -> jax.Array:
     floor(u * count)-th True (0 when the mask is empty)."""
     count = jnp.sum(flat, dtype=jnp.int32)
     return kth_true(flat, jnp.floor(u * count).astype(jnp.int32))
+
+
+def hash32(x: jax.Array) -> jax.Array:
+    """lowbias32 (C. Wellons' xor-shift-multiply integer hash), uint32 -> uint32."""
+    x = jnp.asarray(x, jnp.uint32)
+    x = (x ^ (x >> 16)) * jnp.uint32(0x7FEB352D)
+    x = (x ^ (x >> 15)) * jnp.uint32(0x846CA68B)
+    return x ^ (x >> 16)
+
+
+def hash_bits(key: jax.Array, n: int) -> jax.Array:
+    """uint32[n] pseudo-random words from a PRNG key without a Threefry kernel: word i is
+    hash32(hash32(i * golden + key word 0) ^ key word 1).
+
+    Each `jax.random` call compiles its own Threefry hash, which under `vmap` is a large share of
+    a generator's or a step's compile time; the key (itself Threefry output) carries the entropy
+    and a few integer operations spread it over n counters. For draws inside environments
+    (levels, obstacle moves), not for anything needing cryptographic quality."""
+    words = jax.random.key_data(key) if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) else key
+    words = words.reshape(-1).astype(jnp.uint32)
+    i = jnp.arange(n, dtype=jnp.uint32) * jnp.uint32(0x9E3779B9)
+    return hash32(hash32(i + words[0]) ^ words[1])
