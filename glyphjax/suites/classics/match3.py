@@ -76,18 +76,21 @@ def swap_makes_match(board: jax.Array, action: jax.Array) -> jax.Array:
     return ok & jnp.any(line_mask(new) & cells)
 
 
+_BELOW = jnp.arange(SIZE)[None, :] > jnp.arange(SIZE)[:, None]  # [r, r2]: r2 is below r
+
+
 def collapse(board: jax.Array, cleared: jax.Array, refill: jax.Array) -> jax.Array:
     """Remove cleared gems, let the rest fall (column order kept), fill the emptied top cells from
     `refill` (int32[8, 8] random kinds).
 
-    Each gem falls by the number of empty cells below it (a reverse cumulative sum), placed with
-    a one-hot sum instead of a sort (elementwise: fast under vmap)."""
-    gem = ~cleared
-    empty = cleared.astype(jnp.int32)
-    below = jnp.cumsum(empty[::-1], axis=0)[::-1] - empty  # empties strictly below each cell
-    dest = jnp.arange(SIZE)[:, None] + below  # [r_src, c]
-    hit = (dest[:, None, :] == jnp.arange(SIZE)[None, :, None]) & gem[:, None, :]  # [r_src, r_out, c]
-    fallen = jnp.sum(jnp.where(hit, board[:, None, :] + 1, 0), axis=0) - 1  # -1 where no gem lands
+    Each gem falls by the number of empty cells below it (a masked sum with a constant triangular
+    mask: XLA's cumsum on CPU is a slow scan), placed with a one-hot sum instead of a sort
+    (elementwise: fast under vmap)."""
+    gem, col = ~cleared.T, board.T  # [c, r]: columns as rows, so the sums run over the last axis
+    below = jnp.sum(_BELOW[None, :, :] & cleared.T[:, None, :], axis=-1)  # [c, r]: empties below r
+    dest = jnp.arange(SIZE)[None, :] + below  # [c, r_src]
+    hit = (dest[:, None, :] == jnp.arange(SIZE)[None, :, None]) & gem[:, None, :]  # [c, r_out, r_src]
+    fallen = jnp.sum(jnp.where(hit, col[:, None, :] + 1, 0), axis=-1).T - 1  # -1 where no gem lands
     return jnp.where(fallen < 0, refill, fallen)
 
 
