@@ -4,7 +4,8 @@ is one colour, within the move budget.
 Reference (catalogue §4, §5 row 8): 8x8 / 12x12 boards, 6 colours, budget T = 25 / 35 turns
 (the episode's max_steps), actions COLOR_0..COLOR_5.
 
-Generation, fillable within the budget by construction: a uniformly random board is drawn and the
+Generation, fillable within the budget by construction (all randomness from one hashed `Draws`):
+a uniformly random board is drawn and the
 greedy solver (each move picks the colour that absorbs the most cells, ties to the lowest colour)
 is run on it in JAX (a while_loop of at most T moves over the board's same-colour components,
 labelled once: see `greedy_moves`); if greedy does not fill it within T moves, a
@@ -28,7 +29,7 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._puzzles import flood, shift
-from glyphjax.suites.classics.common import codepoints
+from glyphjax.suites.classics.common import Draws, codepoints
 
 COLOURS = "⓪①②③④⑤"
 N_COLOURS = 6
@@ -91,10 +92,9 @@ def greedy_moves(colours: jax.Array, budget: int) -> jax.Array:
     return jnp.where(region.all(), moves, budget + 1)
 
 
-def layered_board(key: jax.Array, n: int) -> jax.Array:
+def layered_board(draws: Draws, n: int) -> jax.Array:
     """A board fillable in <= 2n-2 moves: colour = sequence[layer], layers from random 0/1 weights."""
-    k_w, k_seq = jax.random.split(key)
-    w = jax.random.bernoulli(k_w, 0.6, (n, n)).astype(jnp.int32).at[0, 0].set(0)
+    w = draws.bernoulli(0.6, (n, n)).astype(jnp.int32).at[0, 0].set(0)
     big = 10_000
     dist = jnp.full((n, n), big, jnp.int32).at[0, 0].set(0)
 
@@ -104,7 +104,7 @@ def layered_board(key: jax.Array, n: int) -> jax.Array:
         return jnp.minimum(dist, nb + w)
 
     dist = jax.lax.fori_loop(0, 2 * n, body, dist)
-    steps = jax.random.randint(k_seq, (2 * n,), 1, N_COLOURS)
+    steps = draws.randint(1, N_COLOURS, (2 * n,))
     seq = jnp.cumsum(steps) % N_COLOURS  # consecutive colours always differ
     return seq[jnp.clip(dist, 0, 2 * n - 1)].astype(jnp.int32)
 
@@ -140,10 +140,10 @@ class FloodFill(Env):
 
     def _reset(self, key, params):
         n = self.size
-        k_board, k_layer = jax.random.split(key)
-        board = jax.random.randint(k_board, (n, n), 0, N_COLOURS)
+        draws = Draws(key, 2 * n * n + 2 * n, hashed=True)  # no Threefry kernel (compile time)
+        board = draws.randint(0, N_COLOURS, (n, n))
         ok = greedy_moves(board, self.card.max_steps) <= self.card.max_steps
-        board = jnp.where(ok, board, layered_board(k_layer, n))
+        board = jnp.where(ok, board, layered_board(draws, n))
         region = flood(jnp.zeros((n, n), jnp.bool_).at[0, 0].set(True), board == board[0, 0])
         return FloodState(**init_state_fields(), colours=board, region=region,
                           to_absorb=jnp.maximum(n * n - region.sum(), 1).astype(jnp.int32))

@@ -26,7 +26,7 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._boards import shift
-from glyphjax.suites.classics.common import DIR_DELTAS, DIR_NAMES, codepoints
+from glyphjax.suites.classics.common import DIR_DELTAS, DIR_NAMES, codepoints, hash32
 
 SIZE = 8
 KINDS = 6
@@ -94,13 +94,6 @@ def collapse(board: jax.Array, cleared: jax.Array, refill: jax.Array) -> jax.Arr
     return jnp.where(fallen < 0, refill, fallen)
 
 
-def _mix(x: jax.Array) -> jax.Array:
-    """A 32-bit integer hash (lowbias32: xor-shift-multiply)."""
-    x = (x ^ (x >> 16)) * jnp.uint32(0x7FEB352D)
-    x = (x ^ (x >> 15)) * jnp.uint32(0x846CA68B)
-    return x ^ (x >> 16)
-
-
 _CELLS = jnp.arange(SIZE * SIZE, dtype=jnp.uint32).reshape(SIZE, SIZE) * jnp.uint32(0x9E3779B9)
 
 
@@ -108,8 +101,8 @@ def random_kinds(words: jax.Array, i) -> jax.Array:
     """int32[8, 8] random kinds for draw i (refill round or replacement board) of a step, from the
     step key's two words: an integer hash of (key, i, cell). A Threefry draw of 64 words per round
     would cost more than the rest of the step on CPU; a hash costs a few integer operations."""
-    base = _mix(words[0] ^ _mix(words[1] + jnp.asarray(i, jnp.uint32)))
-    return (_mix(base + _CELLS) % KINDS).astype(jnp.int32)
+    base = hash32(words[0] ^ hash32(words[1] + jnp.asarray(i, jnp.uint32)))
+    return (hash32(base + _CELLS) % KINDS).astype(jnp.int32)
 
 
 def key_words(key: jax.Array) -> jax.Array:
