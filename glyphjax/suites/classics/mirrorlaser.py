@@ -5,7 +5,7 @@ T = 200. The emitter sits on the left edge and fires right; the beam reflects of
 ('/' turns right<->up and left<->down, '\\' turns right<->down and left<->up), passes through
 empty cells and stops at the board edge or the emitter. The grid draws the beam's current path.
 
-Generation (solvable by construction, never solved at the start; all randomness from one
+Generation (solvable by construction, never solved at the start; all randomness from one hashed
 `Draws` call): 6 candidate layouts are drawn at once, each with 10 mirrors of random orientation
 on random cells (none in column 0) and the emitter in the row of one of them; the beam is traced
 and the target is put on a random empty beam cell reached after the most reflections. The
@@ -144,7 +144,7 @@ class MirrorLaser(Env):
     def _reset(self, key, params):
         n = self.size
         m = n * n + 2 * self.num_mirrors + 1
-        u = Draws(key, _CANDIDATES * m).uniform((_CANDIDATES, m))
+        u = Draws(key, _CANDIDATES * m, hashed=True).uniform((_CANDIDATES, m))
         mirrors, rows, targets, quality = jax.vmap(self._candidate)(u)
         i = jnp.argmax(quality)
         fallback = jnp.zeros((n, n), jnp.int32).at[3, 3].set(2)
