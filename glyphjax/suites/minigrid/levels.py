@@ -3,9 +3,8 @@
 Each generator is `gen(key) -> Level`, a port of the Farama MiniGrid `_gen_grid` of the family
 written here from its rules (Farama's (x, y) becomes our (row=y, col=x)). Farama's rejection
 sampling ("try a random cell until it is free") is replaced by one uniform draw over the mask of
-admissible cells (same distribution); Farama's "retry the whole layout" loop (MultiRoom) is a
-while loop capped at a fixed number of layouts. Where a family departs from Farama, the docstring
-of the generator says so.
+admissible cells (same distribution); Farama's "retry the whole layout" (MultiRoom) is a while
+loop of tries, capped. Where a family departs from Farama, the docstring of the generator says so.
 
 Compile time of the vmapped reset (B = 4096) is most of a task's compile budget, so: grid writes
 at traced cells are selects (`put`), not `.at[].set` (a scatter once vmapped); masks from static
@@ -338,18 +337,17 @@ def gen_dynamic_obstacles(size: int, n_obstacles: int):
 def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 48):
     """Farama MultiRoom: a chain of n rooms (sides 4..max_size including walls), each next room
     entered by a door on a random wall (not the entry wall) of the previous one; up to 8 tries per
-    room; a layout that stops short is redrawn, here up to `attempts` times (all fail with
-    negligible probability; the tests certify complete layouts on the seeds they check), each
-    layout from its own uniforms (fold_in of the attempt number). Door colours: random, never the
-    previous door's.
-    The agent and the goal are drawn uniformly inside the first and the last room (row and column
-    apart: a room's inside is all floor)."""
-    tries = 9 * n_rooms
+    room; a layout that stops short is redrawn at once (in all, up to attempts * 9 * n tries: all
+    fail with negligible probability; a test checks 1,000 seeds for complete layouts). One loop
+    turn is one try (or the first try of a new layout), with the uniforms of its turn number, so a
+    vmapped batch runs as many turns as its slowest level needs. Door colours: random, never the
+    previous door's. The agent and the goal are drawn uniformly inside the first and the last room
+    (row and column apart: a room's inside is all floor)."""
+    slot = np.arange(n_rooms)
 
-    def one_layout(u0, us):
-        """One layout from its 2 + tries * 7 uniforms: (rooms, doors, number of rooms placed)."""
-        slot = jnp.arange(n_rooms)
-        st = dict(
+    def fresh(u0):
+        """A new layout: no room yet, the first room's corner at a random cell."""
+        return dict(
             rooms=jnp.zeros((n_rooms, 4), I32),  # top_row, top_col, size_rows, size_cols
             doors=jnp.zeros((n_rooms, 2), I32),  # entry door (row, col) of each room
             cur=jnp.zeros((4,), I32),  # the last placed room
@@ -357,57 +355,60 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
             wall=I32(2), epos=jnp.floor(u0 * (size - 2)).astype(I32),  # (x, y)
             fails=I32(0), stopped=jnp.bool_(False))
 
-        def body(st, u):
-            def ri(k, lo, hi):
-                return jnp.clip(lo + jnp.floor(u[k] * (hi - lo)).astype(I32), lo, jnp.maximum(hi - 1, lo))
-            count, wall, x, y = st["count"], st["wall"], st["epos"][0], st["epos"][1]
-            sx, sy = ri(0, 4, max_size + 1), ri(1, 4, max_size + 1)
-            first = count == 0
-            rx_ = ri(2, x - sx + 2, x)
-            ry_ = ri(3, y - sy + 2, y)
-            # entry door on wall 0 (east) / 1 (south) / 2 (west) / 3 (north) of the new room
-            # (jnp.where chains, not jnp.select: select lowers to an argmax)
-            top_x = jnp.where(first | (wall == 2), x, jnp.where(wall == 0, x - sx + 1, rx_))
-            top_y = jnp.where(first | (wall == 3), y, jnp.where(wall == 1, y - sy + 1, ry_))
-            ok = (top_x >= 0) & (top_y >= 0) & (top_x + sx <= size) & (top_y + sy < size)
-            rooms = st["rooms"]
-            ry, rx, rh, rw = rooms[:, 0], rooms[:, 1], rooms[:, 2], rooms[:, 3]
-            apart = (top_x + sx < rx) | (rx + rw <= top_x) | (top_y + sy < ry) | (ry + rh <= top_y)
-            ok = ok & jnp.all(apart | (slot >= count - 1))  # all but the previous room
-            active = ~st["stopped"] & (count < n_rooms)
-            place = active & ok
-            at = (slot == count)[:, None] & place  # the slot the new room fills (selects, not scatters)
-            room = jnp.stack([top_y, top_x, sy, sx])
-            rooms = jnp.where(at, room, rooms)
-            doors = jnp.where(at, jnp.stack([y, x]), st["doors"])
-            cur = jnp.where(place, room, st["cur"])
-            last_wall = jnp.where(place, wall, st["last_wall"])
-            count2 = count + place.astype(I32)
-            fails = jnp.where(place, 0, st["fails"] + (active & ~ok).astype(I32))
-            stopped = st["stopped"] | (active & first & ~ok) | (fails >= 8)
-            # draw the exit of the last placed room for the next try
-            cy, cx, ch, cw = cur[0], cur[1], cur[2], cur[3]
-            pick = ri(4, 0, 3)
-            exit_wall = jnp.where(pick >= last_wall, pick + 1, pick)
-            oy, ox = ri(5, 1, ch - 1), ri(6, 1, cw - 1)
-            ex = jnp.where(exit_wall == 0, cx + cw - 1, jnp.where(exit_wall == 2, cx, cx + ox))
-            ey = jnp.where(exit_wall == 1, cy + ch - 1, jnp.where(exit_wall == 3, cy, cy + oy))
-            keep = ~active | (first & ~ok)
-            return dict(rooms=rooms, doors=doors, cur=cur, count=count2, last_wall=last_wall,
-                        wall=jnp.where(keep, wall, (exit_wall + 2) % 4),
-                        epos=jnp.where(keep, st["epos"], jnp.stack([ex, ey])), fails=fails,
-                        stopped=stopped), None
-
-        st, _ = jax.lax.scan(body, st, us)
-        return st["rooms"], st["doors"], st["count"]
+    def body(st, u):
+        """One try of a layout from 7 uniforms: place the next room (or count a failure), then draw
+        the exit door of the last placed room."""
+        def ri(k, lo, hi):
+            return jnp.clip(lo + jnp.floor(u[k] * (hi - lo)).astype(I32), lo, jnp.maximum(hi - 1, lo))
+        count, wall, x, y = st["count"], st["wall"], st["epos"][0], st["epos"][1]
+        sx, sy = ri(0, 4, max_size + 1), ri(1, 4, max_size + 1)
+        first = count == 0
+        rx_ = ri(2, x - sx + 2, x)
+        ry_ = ri(3, y - sy + 2, y)
+        # entry door on wall 0 (east) / 1 (south) / 2 (west) / 3 (north) of the new room
+        # (jnp.where chains, not jnp.select: select lowers to an argmax)
+        top_x = jnp.where(first | (wall == 2), x, jnp.where(wall == 0, x - sx + 1, rx_))
+        top_y = jnp.where(first | (wall == 3), y, jnp.where(wall == 1, y - sy + 1, ry_))
+        ok = (top_x >= 0) & (top_y >= 0) & (top_x + sx <= size) & (top_y + sy < size)
+        rooms = st["rooms"]
+        ry, rx, rh, rw = rooms[:, 0], rooms[:, 1], rooms[:, 2], rooms[:, 3]
+        apart = (top_x + sx < rx) | (rx + rw <= top_x) | (top_y + sy < ry) | (ry + rh <= top_y)
+        ok = ok & jnp.all(apart | (slot >= count - 1))  # all but the previous room
+        active = ~st["stopped"] & (count < n_rooms)
+        place = active & ok
+        at = (slot == count)[:, None] & place  # the slot the new room fills (selects, not scatters)
+        room = jnp.stack([top_y, top_x, sy, sx])
+        rooms = jnp.where(at, room, rooms)
+        doors = jnp.where(at, jnp.stack([y, x]), st["doors"])
+        cur = jnp.where(place, room, st["cur"])
+        last_wall = jnp.where(place, wall, st["last_wall"])
+        count2 = count + place.astype(I32)
+        fails = jnp.where(place, 0, st["fails"] + (active & ~ok).astype(I32))
+        stopped = st["stopped"] | (active & first & ~ok) | (fails >= 8)
+        # draw the exit of the last placed room for the next try
+        cy, cx, ch, cw = cur[0], cur[1], cur[2], cur[3]
+        pick = ri(4, 0, 3)
+        exit_wall = jnp.where(pick >= last_wall, pick + 1, pick)
+        oy, ox = ri(5, 1, ch - 1), ri(6, 1, cw - 1)
+        ex = jnp.where(exit_wall == 0, cx + cw - 1, jnp.where(exit_wall == 2, cx, cx + ox))
+        ey = jnp.where(exit_wall == 1, cy + ch - 1, jnp.where(exit_wall == 3, cy, cy + oy))
+        keep = ~active | (first & ~ok)
+        return dict(rooms=rooms, doors=doors, cur=cur, count=count2, last_wall=last_wall,
+                    wall=jnp.where(keep, wall, (exit_wall + 2) % 4),
+                    epos=jnp.where(keep, st["epos"], jnp.stack([ex, ey])), fails=fails,
+                    stopped=stopped)
 
     def gen(rnd):
-        def attempt(carry):
-            a = carry[0]
-            u = jax.random.uniform(jax.random.fold_in(rnd.key, a), (2 + 7 * tries,))
-            return a + 1, *one_layout(u[:2], u[2:].reshape(tries, 7))
-        empty = (I32(0), jnp.zeros((n_rooms, 4), I32), jnp.zeros((n_rooms, 2), I32), I32(0))
-        _, rooms, doors, _ = jax.lax.while_loop(lambda c: (c[3] < n_rooms) & (c[0] < attempts), attempt, empty)
+        def turn(carry):
+            t, st = carry
+            u = jax.random.uniform(jax.random.fold_in(rnd.key, t), (9,))
+            redraw = st["stopped"]  # (never when complete: a complete layout ends the loop)
+            st = jax.tree.map(lambda new, old: jnp.where(redraw, new, old), fresh(u[7:]), st)
+            return t + 1, body(st, u[:7])
+        start = fresh(jnp.zeros((2,))) | dict(stopped=jnp.bool_(True))
+        _, st = jax.lax.while_loop(lambda c: (c[1]["count"] < n_rooms) & (c[0] < attempts * 9 * n_rooms),
+                                   turn, (I32(0), start))
+        rooms, doors = st["rooms"], st["doors"]
         r, c = iota(size, size)
         ty, tx, sy, sx = (rooms[:, k][:, None, None] for k in range(4))
         inside = (r[None] >= ty) & (r[None] < ty + sy) & (c[None] >= tx) & (c[None] < tx + sx)
