@@ -12,7 +12,7 @@ import math
 import jax
 import jax.numpy as jnp
 
-from glyphjax.core.sampling import kth_true
+from glyphjax.core.sampling import hash32, hash_bits, kth_true  # noqa: F401  (hash32: match-3)
 
 # Shared glyph meanings of the Classics suite.
 WALL = "█"
@@ -71,31 +71,19 @@ EMPTY_SPACE = " "
 GLYPHS_ARCADE = {PLAYER: "you", EMPTY_SPACE: "empty space"}
 
 
-def hash32(x: jax.Array) -> jax.Array:
-    """A 32-bit integer hash (lowbias32: xor-shift-multiply), uint32 -> uint32."""
-    x = jnp.asarray(x, jnp.uint32)
-    x = (x ^ (x >> 16)) * jnp.uint32(0x7FEB352D)
-    x = (x ^ (x >> 15)) * jnp.uint32(0x846CA68B)
-    return x ^ (x >> 16)
-
-
 class Draws:
     """Every random number a level generator needs from ONE random source, handed out in order.
 
     Each `jax.random` call compiles its own Threefry kernel, and under `vmap` those kernels
     dominate a generator's compile time: drawing `n` uniforms once and handing out slices gives
-    the same kinds of draws for one kernel. `hashed=True` skips Threefry altogether: the key
-    (itself Threefry output) is enough entropy, and number i is
-    hash32(hash32(i * golden + key word 0) ^ key word 1), its top 24 bits scaled to [0, 1) -- a
-    few integer operations (about 0.2-0.4 CPU-s less compile per reset at B = 4096). `n` is the
+    the same kinds of draws for one kernel. `hashed=True` skips Threefry altogether
+    (`core.sampling.hash_bits`: the key's words hashed with a counter), word i's top 24 bits
+    scaled to [0, 1) -- a few integer operations (about 0.2-0.4 CPU-s less compile per reset at B = 4096). `n` is the
     generator's static budget: taking more than `n` numbers raises at trace time."""
 
     def __init__(self, key: jax.Array, n: int, hashed: bool = False):
         if hashed:
-            words = jax.random.key_data(key) if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) else key
-            words = words.reshape(-1).astype(jnp.uint32)
-            i = jnp.arange(n, dtype=jnp.uint32) * jnp.uint32(0x9E3779B9)
-            bits = hash32(hash32(i + words[0]) ^ words[1])
+            bits = hash_bits(key, n)
             self.u = (bits >> 8).astype(jnp.float32) * jnp.float32(2.0 ** -24)
         else:
             self.u = jax.random.uniform(key, (n,))
