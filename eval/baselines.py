@@ -2,6 +2,7 @@
 
     python -m eval.baselines                       # all tasks, 2,000 held-out seeds -> eval/baselines.json
     python -m eval.baselines --tasks 'classics/*' --seeds 4096
+    python -m eval.baselines --tasks classics/sokoban-easy --fresh   # recompute one (levels changed)
 
 The stored file is generated data (never hand-edited): tests recompute a few tasks and compare.
 Seeds: `count` consecutive held-out seeds from EVAL_SEED_START. Generation is resumable (each
@@ -62,11 +63,12 @@ def compute(task_ids: Sequence[str], seeds: np.ndarray, out: str | os.PathLike |
 
 
 def generate(task_ids: Sequence[str], count: int, path: str | os.PathLike = DEFAULT_PATH,
-             progress: bool = True, keep_existing: bool = True) -> dict:
+             progress: bool = True, keep_existing: bool = True, recompute: bool = False) -> dict:
     """Compute and write the baselines file; it is rewritten (atomically) after every task, with
     `complete: false` until the last one, so an interrupted run leaves a valid partial file.
     With `keep_existing`, tasks already in the file (same package version and seeds) are kept and
-    not recomputed, so the file can be grown task set by task set."""
+    not recomputed, so the file can be grown task set by task set; `recompute` recomputes the
+    given tasks even when stored (after a change to their levels or rules) and keeps the rest."""
     import glyphjax
     from eval.benchmark import write_json
     from eval.seeds import EVAL_SEED_START, eval_seeds
@@ -76,7 +78,7 @@ def generate(task_ids: Sequence[str], count: int, path: str | os.PathLike = DEFA
         old = json.loads(Path(path).read_text(encoding="utf-8"))
         if old.get("glyphjax_version") == glyphjax.__version__ and old.get("seeds") == {"start": EVAL_SEED_START, "count": count}:
             kept = {t: e for t, e in old.get("tasks", {}).items() if t in set(glyphjax.all_ids())}
-    todo = [t for t in task_ids if t not in kept]
+    todo = [t for t in task_ids if recompute or t not in kept]
 
     def document(table, complete):
         return {"glyphjax_version": glyphjax.__version__,
@@ -123,7 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--tasks", nargs="+", default=["*"])
     ap.add_argument("--seeds", type=int, default=DEFAULT_SEEDS)
     ap.add_argument("--out", default=str(DEFAULT_PATH))
-    ap.add_argument("--fresh", action="store_true", help="recompute tasks already in the file")
+    ap.add_argument("--fresh", action="store_true",
+                    help="recompute the --tasks even when stored (the other stored tasks are kept)")
     args = ap.parse_args(argv)
     import glyphjax
     try:
@@ -131,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except glyphjax.UnknownTaskError as e:
         print(f"eval.baselines: error: {e}", file=sys.stderr)
         return 2
-    doc = generate(tasks, args.seeds, args.out, keep_existing=not args.fresh)
+    doc = generate(tasks, args.seeds, args.out, recompute=args.fresh)
     print(f"wrote {args.out}: {len(doc['tasks'])} tasks x {args.seeds} seeds")
     return 0
 

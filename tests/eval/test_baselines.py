@@ -40,3 +40,22 @@ def test_baselines__normalisation_maps_random_to_0_and_reference_to_1(stored):
     # the arrow oracle answers perfectly: its reference is the scripted mean 1.0
     a = stored["tasks"]["dummy/arrow-4"]
     assert a["scripted"]["mean_return"] == pytest.approx(1.0) and a["random"]["mean_return"] == pytest.approx(0.25, abs=0.02)
+
+
+def test_baselines__fresh_recomputes_the_named_tasks_and_keeps_the_others(tmp_path):
+    import json
+    path = tmp_path / "b.json"
+    tasks = ["dummy/arrow-1", "dummy/arrow-4"]
+    assert baselines.main(["--tasks", *tasks, "--seeds", "64", "--out", str(path)]) == 0
+    doc = json.loads(path.read_text())
+    right = doc["tasks"]["dummy/arrow-4"]["random"]["mean_return"]
+    for t in tasks:  # stale values, as after a change of the tasks' levels
+        doc["tasks"][t]["random"]["mean_return"] = -7.0
+    path.write_text(json.dumps(doc))
+    assert baselines.main(["--tasks", "dummy/arrow-4", "--seeds", "64", "--out", str(path)]) == 0
+    kept = json.loads(path.read_text())["tasks"]
+    assert kept["dummy/arrow-4"]["random"]["mean_return"] == -7.0, "without --fresh a stored task is kept"
+    assert baselines.main(["--tasks", "dummy/arrow-4", "--seeds", "64", "--out", str(path), "--fresh"]) == 0
+    new = json.loads(path.read_text())["tasks"]
+    assert new["dummy/arrow-4"]["random"]["mean_return"] == pytest.approx(right), "--fresh recomputes it"
+    assert new["dummy/arrow-1"]["random"]["mean_return"] == -7.0, "--fresh keeps the tasks it was not given"
