@@ -339,8 +339,8 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
     entered by a door on a random wall (not the entry wall) of the previous one; up to 8 tries per
     room; a layout that stops short is redrawn at once (in all, up to attempts * 9 * n tries: all
     fail with negligible probability; a test checks 1,000 seeds for complete layouts). One loop
-    turn is one try (or the first try of a new layout), with the uniforms of its turn number, so a
-    vmapped batch runs as many turns as its slowest level needs. Door colours: random, never the
+    turn is one try (or the first try of a new layout); turns run in blocks of 16 (uniforms drawn
+    per block), so a vmapped batch runs as many blocks as its slowest level needs. Door colours: random, never the
     previous door's. The agent and the goal are drawn uniformly inside the first and the last room
     (row and column apart: a room's inside is all floor)."""
     slot = np.arange(n_rooms)
@@ -399,15 +399,18 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
                     stopped=stopped)
 
     def gen(rnd):
-        def turn(carry):
-            t, st = carry
-            u = jax.random.uniform(jax.random.fold_in(rnd.key, t), (9,))
-            redraw = st["stopped"]  # (never when complete: a complete layout ends the loop)
+        def turn(st, u):
+            redraw = st["stopped"]  # (never once complete: a complete layout stays as it is)
             st = jax.tree.map(lambda new, old: jnp.where(redraw, new, old), fresh(u[7:]), st)
-            return t + 1, body(st, u[:7])
+            return body(st, u[:7]), None
+
+        def turns(carry):  # 16 turns as a scan, their uniforms drawn before it (compile time)
+            t, st = carry
+            u = jax.random.uniform(jax.random.fold_in(rnd.key, t), (16 * 9,)).reshape(16, 9)
+            return t + 16, jax.lax.scan(turn, st, u)[0]
         start = fresh(jnp.zeros((2,))) | dict(stopped=jnp.bool_(True))
-        _, st = jax.lax.while_loop(lambda c: (c[1]["count"] < n_rooms) & (c[0] < attempts * 9 * n_rooms),
-                                   turn, (I32(0), start))
+        cap = -(-attempts * 9 * n_rooms // 16) * 16  # whole blocks of 16 turns
+        _, st = jax.lax.while_loop(lambda c: (c[1]["count"] < n_rooms) & (c[0] < cap), turns, (I32(0), start))
         rooms, doors = st["rooms"], st["doors"]
         r, c = iota(size, size)
         ty, tx, sy, sx = (rooms[:, k][:, None, None] for k in range(4))
