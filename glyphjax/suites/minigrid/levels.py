@@ -340,9 +340,9 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
     room; a layout that stops short is redrawn at once (in all, up to attempts * 9 * n tries: all
     fail with negligible probability; a test checks 1,000 seeds for complete layouts). One loop
     turn is one try (or the first try of a new layout); turns run in blocks of 16 (uniforms drawn
-    per block), so a vmapped batch runs as many blocks as its slowest level needs. Door colours: random, never the
-    previous door's. The agent and the goal are drawn uniformly inside the first and the last room
-    (row and column apart: a room's inside is all floor)."""
+    per block), so a vmapped batch runs as many blocks as its slowest level needs. Door colours:
+    random, never the previous door's. The agent and the goal are drawn uniformly inside the first
+    and the last room (row and column apart: a room's inside is all floor)."""
     slot = np.arange(n_rooms)
 
     def fresh(u0):
@@ -404,8 +404,8 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
             st = jax.tree.map(lambda new, old: jnp.where(redraw, new, old), fresh(u[7:]), st)
             return body(st, u[:7]), None
 
-        def turns(carry):  # 16 turns as a scan, their uniforms drawn before it (compile time)
-            t, st = carry
+        def turns(carry):  # 16 turns as a scan, their uniforms drawn before it (compile time;
+            t, st = carry  # a 1-D draw: a (16, 9)-shaped one compiles ~1.7 s slower on CPU)
             u = jax.random.uniform(jax.random.fold_in(rnd.key, t), (16 * 9,)).reshape(16, 9)
             return t + 16, jax.lax.scan(turn, st, u)[0]
         start = fresh(jnp.zeros((2,))) | dict(stopped=jnp.bool_(True))
