@@ -75,3 +75,49 @@ def hash_bits(key: jax.Array, n: int) -> jax.Array:
     words = words.reshape(-1).astype(jnp.uint32)
     i = jnp.arange(n, dtype=jnp.uint32) * jnp.uint32(0x9E3779B9)
     return hash32(hash32(i + words[0]) ^ words[1])
+
+
+class Draws:
+    """The random numbers of one level generator, drawn at once and handed out in order.
+
+    Every separate `jax.random` call compiles its own Threefry kernel, and under `vmap` those
+    kernels were most of a generator's compile time; drawing n numbers once and handing out
+    consecutive slices gives the same kinds of draws for one kernel (`threefry`) or none
+    (`hashed`, from `hash_bits`). n is the generator's static budget: taking more raises at trace
+    time. Bounds of `randint` may be traced."""
+
+    def __init__(self, u: jax.Array):
+        self.u = u.reshape(-1)
+        self.used = 0
+
+    @classmethod
+    def threefry(cls, key: jax.Array, n: int) -> "Draws":
+        return cls(jax.random.uniform(key, (n,)))
+
+    @classmethod
+    def hashed(cls, key: jax.Array, n: int) -> "Draws":
+        """Word i's top 24 bits scaled to [0, 1)."""
+        return cls((hash_bits(key, n) >> 8).astype(jnp.float32) * jnp.float32(2.0 ** -24))
+
+    def uniform(self, shape: tuple[int, ...] = ()) -> jax.Array:
+        """float32 uniforms in [0, 1) of the given static shape (the next unused numbers)."""
+        size = math.prod(shape)
+        if self.used + size > self.u.shape[0]:
+            raise RuntimeError(f"the generator takes more than its {self.u.shape[0]} random numbers")
+        x = self.u[self.used:self.used + size].reshape(shape)
+        self.used += size
+        return x
+
+    def randint(self, lo, hi, shape: tuple[int, ...] = ()) -> jax.Array:
+        """int32 uniform in [lo, hi) (Farama's `_rand_int`); lo when hi <= lo."""
+        lo, hi = jnp.asarray(lo, jnp.int32), jnp.asarray(hi, jnp.int32)
+        v = lo + jnp.floor(self.uniform(shape) * (hi - lo)).astype(jnp.int32)
+        return jnp.clip(v, lo, jnp.maximum(hi - 1, lo))
+
+    def bernoulli(self, p: float = 0.5, shape: tuple[int, ...] = ()) -> jax.Array:
+        """bool: True with probability p."""
+        return self.uniform(shape) < p
+
+    def index(self, mask: jax.Array) -> jax.Array:
+        """A uniformly random True index of a bool mask, flattened (one number; 0 if none)."""
+        return uniform_true(mask.reshape(-1), self.uniform())

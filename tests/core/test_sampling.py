@@ -24,7 +24,7 @@ def test_kth_true__equals_argmax_of_cumsum_on_random_masks_of_every_size_and_k()
         assert bad.size == 0, f"n={n}: mask {masks[bad[0]].astype(int).tolist()} k={ks[bad[0]]}: {got[bad[0]]} != {want[bad[0]]}"
 
 
-def test_hash_bits__uniform_bytes_uncorrelated_neighbours_and_key_dependent():
+def test_hash_bits__uniform_bytes_and_key_dependent():
     from glyphjax.core.sampling import hash_bits
     keys = jax.random.split(jax.random.PRNGKey(0), 4096)
     bits = np.asarray(jax.jit(jax.vmap(lambda k: hash_bits(k, 16)))(keys), np.uint64)  # [4096, 16]
@@ -34,10 +34,7 @@ def test_hash_bits__uniform_bytes_uncorrelated_neighbours_and_key_dependent():
         expected = bits.size / 256
         chi2 = ((counts - expected) ** 2 / expected).sum()
         assert chi2 < 255 + 5 * 22.6, f"byte at bit {shift}: chi-square {chi2:.0f}"
-    # neighbouring counters and neighbouring keys are uncorrelated as uniforms
-    u = bits.astype(np.float64) / 2.0 ** 32
-    assert abs(np.corrcoef(u[:, :-1].ravel(), u[:, 1:].ravel())[0, 1]) < 0.02
-    assert abs(np.corrcoef(u[:-1].ravel(), u[1:].ravel())[0, 1]) < 0.02
+    # (neighbouring counters / keys uncorrelated: tests/core/test_draws.py)
     # the same key gives the same words; a different key a different stream
     assert np.array_equal(np.asarray(hash_bits(keys[5], 16)), bits[5].astype(np.uint32))
     assert len({row.tobytes() for row in bits}) == len(bits)

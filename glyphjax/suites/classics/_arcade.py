@@ -60,7 +60,7 @@ def sample_cells(key: jax.Array, mask: jax.Array, k: int) -> tuple[jax.Array, ja
 
 
 def top_cells(u: jax.Array, mask: jax.Array, k: int) -> tuple[jax.Array, jax.Array]:
-    """`sample_cells` with its uniforms float32[H*W] given (e.g. a slice of `common.Draws`)."""
+    """`sample_cells` with its uniforms float32[H*W] given (e.g. a slice of `core.sampling.Draws`)."""
     h, w = mask.shape
     score = jnp.where(mask.reshape(-1), u, u - 2.0)
     _, idx = jax.lax.top_k(score, k)

@@ -63,7 +63,7 @@ def dfs_spanning_tree(key: jax.Array | None, h: int, w: int, u: jax.Array | None
     """A uniformly-seeded randomized depth-first ("recursive backtracker") spanning tree of the
     h x w cell lattice, started at cell 0. Exactly 2*h*w - 1 loop iterations (each cell is pushed
     and popped once). Iteration i ranks the 4 directions by uniforms drawn from fold_in(key, i), or
-    by u[i] when the uniforms u float32[2*h*w - 1, 4] are given (e.g. from `common.Draws`: no
+    by u[i] when the uniforms u float32[2*h*w - 1, 4] are given (e.g. from `core.sampling.Draws`: no
     random call in the loop). Returns (right bool[h, w]: edge to the right neighbour is open,
     down bool[h, w]: edge to the cell below is open)."""
     n = h * w

@@ -7,12 +7,11 @@ game's module.
 
 from __future__ import annotations
 
-import math
 
 import jax
 import jax.numpy as jnp
 
-from glyphjax.core.sampling import hash32, hash_bits, kth_true  # noqa: F401  (hash32: match-3)
+from glyphjax.core.sampling import Draws, hash32, kth_true  # noqa: F401  (Draws, hash32: re-exported for the games)
 
 # Shared glyph meanings of the Classics suite.
 WALL = "█"
@@ -71,38 +70,3 @@ EMPTY_SPACE = " "
 GLYPHS_ARCADE = {PLAYER: "you", EMPTY_SPACE: "empty space"}
 
 
-class Draws:
-    """Every random number a level generator needs from ONE random source, handed out in order.
-
-    Each `jax.random` call compiles its own Threefry kernel, and under `vmap` those kernels
-    dominate a generator's compile time: drawing `n` uniforms once and handing out slices gives
-    the same kinds of draws for one kernel. `hashed=True` skips Threefry altogether
-    (`core.sampling.hash_bits`: the key's words hashed with a counter), word i's top 24 bits
-    scaled to [0, 1) -- a few integer operations (about 0.2-0.4 CPU-s less compile per reset at B = 4096). `n` is the
-    generator's static budget: taking more than `n` numbers raises at trace time."""
-
-    def __init__(self, key: jax.Array, n: int, hashed: bool = False):
-        if hashed:
-            bits = hash_bits(key, n)
-            self.u = (bits >> 8).astype(jnp.float32) * jnp.float32(2.0 ** -24)
-        else:
-            self.u = jax.random.uniform(key, (n,))
-        self.used = 0
-
-    def uniform(self, shape: tuple[int, ...] = ()) -> jax.Array:
-        """float32 uniforms in [0, 1) of the given static shape (the next unused numbers)."""
-        size = math.prod(shape)
-        if self.used + size > self.u.shape[0]:
-            raise RuntimeError(f"generator takes more than its {self.u.shape[0]} random numbers")
-        x = self.u[self.used:self.used + size].reshape(shape)
-        self.used += size
-        return x
-
-    def randint(self, lo: int, hi: int, shape: tuple[int, ...] = ()) -> jax.Array:
-        """int32 uniform in [lo, hi) (static bounds)."""
-        v = lo + jnp.floor(self.uniform(shape) * (hi - lo)).astype(jnp.int32)
-        return jnp.minimum(v, hi - 1)
-
-    def bernoulli(self, p: float, shape: tuple[int, ...] = ()) -> jax.Array:
-        """bool: True with probability p."""
-        return self.uniform(shape) < p

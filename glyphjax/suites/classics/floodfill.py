@@ -140,7 +140,7 @@ class FloodFill(Env):
 
     def _reset(self, key, params):
         n = self.size
-        draws = Draws(key, 2 * n * n + 2 * n, hashed=True)  # no Threefry kernel (compile time)
+        draws = Draws.hashed(key, 2 * n * n + 2 * n)  # no Threefry kernel (compile time)
         board = draws.randint(0, N_COLOURS, (n, n))
         ok = greedy_moves(board, self.card.max_steps) <= self.card.max_steps
         board = jnp.where(ok, board, layered_board(draws, n))

@@ -75,7 +75,7 @@ class Frogger(Env):
         )
 
     def _reset(self, key, params):
-        rnd = Draws(key, 4 * H, hashed=True)  # no Threefry (compile time)
+        rnd = Draws.hashed(key, 4 * H)  # no Threefry (compile time)
         cols = jnp.arange(W)[None, :]
         phase = rnd.randint(0, 5, (H, 1))
         car_len = rnd.randint(1, 3, (H, 1))

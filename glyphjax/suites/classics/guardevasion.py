@@ -95,7 +95,7 @@ class GuardEvasion(Env):
 
     def _reset(self, key, params):
         s, n = self.size, self.n_guards
-        rnd = Draws(key, 3 * self.n_walls + s * s + n, hashed=True)  # no Threefry (compile time)
+        rnd = Draws.hashed(key, 3 * self.n_walls + s * s + n)  # no Threefry (compile time)
         start = jnp.array([1, 1], jnp.int32)
         exit_ = jnp.array([s - 2, s - 2], jnp.int32)
         rows = jnp.arange(s)[:, None]

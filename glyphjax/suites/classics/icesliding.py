@@ -147,7 +147,7 @@ class IceSliding(Env):
 
     def _reset(self, key, params):
         s = self.size
-        u = Draws(key, _TRIES * (s * s + 2), hashed=True).uniform((_TRIES, s * s + 2))
+        u = Draws.hashed(key, _TRIES * (s * s + 2)).uniform((_TRIES, s * s + 2))
         rocks, start, goal, ok = jax.vmap(self._candidate)(u)
         i = jnp.argmax(ok)
         any_ok = ok.any()

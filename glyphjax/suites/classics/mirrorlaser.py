@@ -144,7 +144,7 @@ class MirrorLaser(Env):
     def _reset(self, key, params):
         n = self.size
         m = n * n + 2 * self.num_mirrors + 1
-        u = Draws(key, _CANDIDATES * m, hashed=True).uniform((_CANDIDATES, m))
+        u = Draws.hashed(key, _CANDIDATES * m).uniform((_CANDIDATES, m))
         mirrors, rows, targets, quality = jax.vmap(self._candidate)(u)
         i = jnp.argmax(quality)
         fallback = jnp.zeros((n, n), jnp.int32).at[3, 3].set(2)

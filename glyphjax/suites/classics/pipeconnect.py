@@ -133,7 +133,7 @@ class PipeConnect(Env):
 
     def _reset(self, key, params):
         n = self.size
-        rnd = Draws(key, (2 * n * n - 1) * 4 + (2 + _SCRAMBLES) * n * n, hashed=True)  # no Threefry (compile time)
+        rnd = Draws.hashed(key, (2 * n * n - 1) * 4 + (2 + _SCRAMBLES) * n * n)  # no Threefry (compile time)
         right, down = dfs_spanning_tree(None, n, n, u=rnd.uniform((2 * n * n - 1, 4)))
         corner = jnp.zeros((n, n), jnp.bool_).at[0, 0].set(True)
         # distances from the source and from the drain in one loop

@@ -197,7 +197,7 @@ class RushHour(Env):
 
     def _reset(self, key, params):
         c, n = _CANDIDATES, self.n
-        rnd = Draws(key, c * ((n - 1) * 4 * SIZE * SIZE + 2 * self.scramble), hashed=True)  # no Threefry (compile time)
+        rnd = Draws.hashed(key, c * ((n - 1) * 4 * SIZE * SIZE + 2 * self.scramble))  # no Threefry (compile time)
         pos, length, horiz, score = jax.vmap(self._candidate)(rnd.uniform((c, n - 1, 4, SIZE, SIZE)),
                                                               rnd.uniform((c, self.scramble, 2)))
         i = jnp.argmax(score)

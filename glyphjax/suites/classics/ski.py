@@ -50,7 +50,7 @@ class SkiState(EnvState):
 
 
 def generate_course(key: jax.Array) -> jax.Array:
-    rnd = Draws(key, N_GATES + 2 * WORLD_H * W, hashed=True)  # no Threefry (compile time)
+    rnd = Draws.hashed(key, N_GATES + 2 * WORLD_H * W)  # no Threefry (compile time)
     deltas = rnd.randint(-3, 4, (N_GATES,))
     centres = jnp.clip(W // 2 + jnp.cumsum(deltas), 2, W - 3)  # opening = centre-1..centre+1
     centres_all = jnp.concatenate([jnp.array([W // 2]), centres])

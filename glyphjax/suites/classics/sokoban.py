@@ -13,7 +13,7 @@ can. Every pull is the
 reverse of a legal push, so each state of the walk can be pushed back to the solved state. 4 walks
 run in parallel (vmap) and the state kept is the one (over all walks and steps) with the most boxes
 off target, then the largest sum of box-to-nearest-target distances, so starts are never solved.
-All random numbers of a reset come from one `common.Draws` call (compile time).
+All random numbers of a reset come from one `core.sampling.Draws` call (compile time).
 
 Reward: +1/B when a push puts a box on a target, -1/B when a push takes one off (B = boxes); all
 boxes on targets ends the episode. The return is (on_target_at_end - on_target_at_start) / B, in
@@ -133,7 +133,7 @@ class Sokoban(Env):
 
     def _reset(self, key, params):
         s = self.size
-        rnd = Draws(key, s * s + _WALKS * self.walk * 7, hashed=True)  # no Threefry (compile time)
+        rnd = Draws.hashed(key, s * s + _WALKS * self.walk * 7)  # no Threefry (compile time)
         border = self._border().reshape(-1)
         score = jnp.where(border, -1.0, rnd.uniform((s * s,)))
         order = jnp.argsort(-score)  # interior cells in random order first

@@ -52,7 +52,7 @@ class WarehouseState(EnvState):
 
 def generate(key: jax.Array):
     """-> (walls, player, packages, destinations); everything in the player's region."""
-    rnd = Draws(key, 3 * N_WALL_SEGMENTS + 2 * S * S, hashed=True)  # no Threefry (compile time)
+    rnd = Draws.hashed(key, 3 * N_WALL_SEGMENTS + 2 * S * S)  # no Threefry (compile time)
     r = jnp.arange(S)[:, None]
     c = jnp.arange(S)[None, :]
     border = (r == 0) | (r == S - 1) | (c == 0) | (c == S - 1)

@@ -17,7 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from glyphjax.core.sampling import uniform_true
+from glyphjax.core.sampling import Draws
 from glyphjax.suites.minigrid.engine import (BALL, BLUE, BOX, CLOSED, COLORS, DOOR, EMPTY, GOAL,
                                              GREEN, KEY, LAVA, LOCKED, OBSTACLE, OPEN, RED, WALL,
                                              Level, item_index, pack)
@@ -48,63 +48,41 @@ def rect(h: int, w: int, r0, c0, r1, c1) -> jax.Array:
     return (r >= r0) & (r < r1) & (c >= c0) & (c < c1)
 
 
-class Rnd:
-    """A stream of uniform draws from one threefry call (a generator needs < 128 numbers): keeps
-    the reset graph small (compile time) and cheap when vmapped over thousands of envs."""
+class Rnd(Draws):
+    """A generator's stream of uniforms (`core.sampling.Draws`) from one threefry call on a split
+    of the reset key (a generator needs < 128 numbers; `tasks` counts them), plus the MiniGrid
+    extras: permutations and scanned repeated placements."""
 
     def __init__(self, key, n: int = 128):
         self.key, sub = jax.random.split(key)
-        self.u = jax.random.uniform(sub, (n,))
-        self.i = 0
+        super().__init__(jax.random.uniform(sub, (n,)))
 
     @classmethod
     def of(cls, u):
         """A stream reading the given uniforms (a block of another stream)."""
         rnd = cls.__new__(cls)
-        rnd.key, rnd.u, rnd.i = None, u, 0
+        Draws.__init__(rnd, u)
+        rnd.key = None
         return rnd
-
-    def uniform(self):
-        if self.i >= self.u.shape[0]:
-            raise RuntimeError("level generator used more random draws than its Rnd holds")
-        x = self.u[self.i]
-        self.i += 1
-        return x
-
-    def randint(self, lo, hi):
-        """Uniform int in [lo, hi) (Farama `_rand_int`); bounds may be traced."""
-        lo, hi = jnp.asarray(lo, I32), jnp.asarray(hi, I32)
-        v = lo + jnp.floor(self.uniform() * (hi - lo)).astype(I32)
-        return jnp.clip(v, lo, jnp.maximum(hi - 1, lo))
-
-    def bernoulli(self):
-        return self.uniform() < 0.5
 
     def perm(self, m: int):
         """A uniformly random permutation of range(m)."""
         u = jnp.stack([self.uniform() for _ in range(m)])
         return jnp.argsort(u).astype(I32)
 
-    def index(self, mask):
-        """A uniformly random True index of a flat bool mask (one draw: k-th True)."""
-        return uniform_true(mask.reshape(-1), self.uniform())
-
     def scan(self, body, carry, n: int, draws: int, xs=None):
         """n steps of `carry, out = body(carry, x_t, rnd_t)` (x_t: step t of the pytree xs, or
         None), rnd_t reading the next `draws` uniforms of this stream, the same numbers n
         unrolled steps would read. One lax.scan: XLA compiles the body once instead of n copies
         (the compile time of vmapped resets). Returns (carry, stacked outs)."""
-        if self.i + n * draws > self.u.shape[0]:
-            raise RuntimeError("level generator used more random draws than its Rnd holds")
-        u = self.u[self.i: self.i + n * draws].reshape(n, draws)
-        self.i += n * draws
+        u = self.uniform((n, draws))
 
         def step(c, x_u):
             x, ut = x_u
             sub = Rnd.of(ut)
             c, out = body(c, x, sub)
-            if sub.i != draws:
-                raise RuntimeError(f"Rnd.scan body read {sub.i} uniforms, declared {draws}")
+            if sub.used != draws:
+                raise RuntimeError(f"Rnd.scan body read {sub.used} uniforms, declared {draws}")
             return c, out
         return jax.lax.scan(step, carry, (xs, u))
 

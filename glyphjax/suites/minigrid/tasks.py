@@ -75,7 +75,7 @@ class MiniGrid(Env):
             def count(key):
                 rnd = L.Rnd(key, 4096)
                 out = self.cfg.generator(rnd)
-                probe.append(rnd.i)
+                probe.append(rnd.used)
                 return out
             jax.eval_shape(count, jax.random.PRNGKey(0))
             self._n_draws = max(1, probe[0])
