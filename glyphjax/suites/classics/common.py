@@ -11,7 +11,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from glyphjax.core.sampling import Draws, hash32, kth_true  # noqa: F401  (Draws, hash32: re-exported for the games)
+from glyphjax.core.sampling import kth_true
 
 # Shared glyph meanings of the Classics suite.
 WALL = "█"

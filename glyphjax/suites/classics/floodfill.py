@@ -27,9 +27,10 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.registry import register
+from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._puzzles import flood, shift
-from glyphjax.suites.classics.common import Draws, codepoints
+from glyphjax.suites.classics.common import codepoints
 
 COLOURS = "⓪①②③④⑤"
 N_COLOURS = 6

@@ -16,8 +16,9 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.registry import register
+from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, Draws, codepoints
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, codepoints
 
 W, H = 13, 10
 RIVER = (1, 2, 3, 4)

@@ -26,12 +26,12 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.registry import register
+from glyphjax.core.sampling import Draws, kth_true
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._puzzles import GLYPHS_PUZZLE, GOAL, PLAYER
-from glyphjax.core.sampling import kth_true
 from glyphjax.suites.classics._boards import shift
-from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, GLYPHS_COMMON, WALL, Draws, border_mask,
-                                             codepoints)
+from glyphjax.suites.classics._puzzles import GLYPHS_PUZZLE, GOAL, PLAYER
+from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, GLYPHS_COMMON, WALL,
+                                             border_mask, codepoints)
 
 ICE = "░"
 ROCK = "◆"

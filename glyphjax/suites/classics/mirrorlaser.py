@@ -29,7 +29,8 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.core.sampling import kth_true
-from glyphjax.suites.classics.common import DIR_DELTAS, FLOOR, Draws, cell_actions, codepoints
+from glyphjax.core.sampling import Draws
+from glyphjax.suites.classics.common import DIR_DELTAS, FLOOR, cell_actions, codepoints
 
 EMITTER = "☼"
 TARGET = "⌖"

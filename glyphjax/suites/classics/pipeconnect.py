@@ -25,10 +25,11 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.registry import register
+from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._boards import shift
 from glyphjax.suites.classics._puzzles import dfs_spanning_tree
-from glyphjax.suites.classics.common import Draws, cell_actions
+from glyphjax.suites.classics.common import cell_actions
 
 # openings as bits in clockwise order: UP 1, RIGHT 2, DOWN 4, LEFT 8
 _BIT_DELTA = ((-1, 0), (0, 1), (1, 0), (0, -1))

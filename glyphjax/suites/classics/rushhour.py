@@ -35,10 +35,11 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.registry import register
+from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._arcade import EXIT
 from glyphjax.suites.classics._boards import shift
-from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON, WALL, Draws
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON, WALL
 
 SIZE = 6
 EXIT_ROW = 2  # board row of the exit (grid row 3 inside the wall ring)

@@ -29,11 +29,12 @@ import numpy as np
 from flax import struct
 
 from glyphjax.core.registry import register
+from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._boards import shift
 from glyphjax.suites.classics._puzzles import GLYPHS_PUZZLE, PLAYER
-from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, FLOOR, GLYPHS_COMMON, WALL, Draws, border_mask,
-                                             codepoints)
+from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, FLOOR, GLYPHS_COMMON, WALL,
+                                             border_mask, codepoints)
 
 BOX = "☐"
 TARGET = "◇"

@@ -17,10 +17,11 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.registry import register
+from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._arcade import UNREACHED, bfs_distances, top_cells
-from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER,
-                                             WALL, Draws, codepoints)
+from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON,
+                                             PLAYER, WALL, codepoints)
 
 S = 10
 N = 3
