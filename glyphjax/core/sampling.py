@@ -63,6 +63,13 @@ def hash32(x: jax.Array) -> jax.Array:
     return x ^ (x >> 16)
 
 
+def key_words(key: jax.Array) -> jax.Array:
+    """uint32[2]: the raw words of a PRNG key (typed, or legacy uint32[2])."""
+    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+        key = jax.random.key_data(key)
+    return key.reshape(-1)[:2].astype(jnp.uint32)
+
+
 def hash_bits(key: jax.Array, n: int) -> jax.Array:
     """uint32[n] pseudo-random words from a PRNG key without a Threefry kernel: word i is
     hash32(hash32(i * golden + key word 0) ^ key word 1).
@@ -71,8 +78,7 @@ def hash_bits(key: jax.Array, n: int) -> jax.Array:
     a generator's or a step's compile time; the key (itself Threefry output) carries the entropy
     and a few integer operations spread it over n counters. For draws inside environments
     (levels, obstacle moves), not for anything needing cryptographic quality."""
-    words = jax.random.key_data(key) if jnp.issubdtype(key.dtype, jax.dtypes.prng_key) else key
-    words = words.reshape(-1).astype(jnp.uint32)
+    words = key_words(key)
     i = jnp.arange(n, dtype=jnp.uint32) * jnp.uint32(0x9E3779B9)
     return hash32(hash32(i + words[0]) ^ words[1])
 

@@ -8,6 +8,7 @@
   generators to guarantee reachability and by scripted policies.
 - `sample_cells` / `top_cells`: k distinct random cells of a mask (top-k of uniform scores).
 - `gravity_fall`: one cell of gravity in a side-view world.
+- `wall_segments`: random straight 3-cell interior walls (guard evasion, warehouse).
 """
 
 from __future__ import annotations
@@ -82,3 +83,17 @@ GROUND = "▒"
 GLYPHS_GROUND = {GROUND: "solid ground"}
 EXIT = "⌧"
 GLYPHS_EXIT = {EXIT: "exit"}
+
+
+def wall_segments(rnd, size: int, count: int) -> jax.Array:
+    """bool[size, size]: `count` straight 3-cell wall segments inside the outer ring, each from a
+    random anchor cell going right or down (cells past the ring are clipped onto it); `rnd` is a
+    `core.sampling.Draws` (takes 3 * count numbers)."""
+    anchors = rnd.randint(1, size - 1, (count, 2))
+    vertical = rnd.bernoulli(0.5, (count,))
+    step = jnp.where(vertical[:, None], jnp.array([1, 0]), jnp.array([0, 1]))
+    seg = jnp.zeros((size, size), bool)
+    for i in range(3):
+        cell = jnp.clip(anchors + i * step, 1, size - 2)
+        seg = seg.at[cell[:, 0], cell[:, 1]].set(True)
+    return seg

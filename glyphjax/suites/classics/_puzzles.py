@@ -11,7 +11,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from glyphjax.suites.classics._boards import shift  # the one grid shift (flood fill imports it from here)
+from glyphjax.suites.classics._boards import shift
 
 PLAYER = "@"
 GOAL = "★"

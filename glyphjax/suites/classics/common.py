@@ -7,7 +7,6 @@ game's module.
 
 from __future__ import annotations
 
-
 import jax
 import jax.numpy as jnp
 
@@ -68,5 +67,3 @@ def codepoints(chars: str) -> jax.Array:
 PLAYER = "@"
 EMPTY_SPACE = " "
 GLYPHS_ARCADE = {PLAYER: "you", EMPTY_SPACE: "empty space"}
-
-

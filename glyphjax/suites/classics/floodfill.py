@@ -5,8 +5,7 @@ Reference (catalogue §4, §5 row 8): 8x8 / 12x12 boards, 6 colours, budget T = 
 (the episode's max_steps), actions COLOR_0..COLOR_5.
 
 Generation, fillable within the budget by construction (all randomness from one hashed `Draws`):
-a uniformly random board is drawn and the
-greedy solver (each move picks the colour that absorbs the most cells, ties to the lowest colour)
+a uniformly random board is drawn and the greedy solver (each move picks the colour that absorbs the most cells, ties to the lowest colour)
 is run on it in JAX (a while_loop of at most T moves over the board's same-colour components,
 labelled once: see `greedy_moves`); if greedy does not fill it within T moves, a
 layered board is used instead: each cell gets a random 0/1 weight, its layer is the
@@ -29,7 +28,8 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._puzzles import flood, shift
+from glyphjax.suites.classics._boards import shift
+from glyphjax.suites.classics._puzzles import flood
 from glyphjax.suites.classics.common import codepoints
 
 COLOURS = "⓪①②③④⑤"

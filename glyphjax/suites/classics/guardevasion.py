@@ -21,9 +21,10 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._arcade import EXIT, GLYPHS_EXIT, UNREACHED, bfs_distances, top_cells
+from glyphjax.suites.classics._arcade import (EXIT, GLYPHS_EXIT, UNREACHED, bfs_distances, top_cells,
+                                             wall_segments)
 from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON,
-                                             PLAYER, WALL, codepoints)
+                                             PLAYER, WALL, border_mask, codepoints)
 
 GUARD, SIGHT = "♜", "∷"
 GLYPHS = {FLOOR: GLYPHS_COMMON[FLOOR], WALL: GLYPHS_COMMON[WALL], PLAYER: GLYPHS_ARCADE[PLAYER],
@@ -101,15 +102,8 @@ class GuardEvasion(Env):
         exit_ = jnp.array([s - 2, s - 2], jnp.int32)
         rows = jnp.arange(s)[:, None]
         cols = jnp.arange(s)[None, :]
-        border = (rows == 0) | (rows == s - 1) | (cols == 0) | (cols == s - 1)
-        # interior wall segments of 3 cells
-        anchors = rnd.randint(1, s - 1, (self.n_walls, 2))
-        vertical = rnd.bernoulli(0.5, (self.n_walls,))
-        seg = jnp.zeros((s, s), bool)
-        for i in range(3):
-            cell = anchors + i * jnp.where(vertical[:, None], jnp.array([1, 0]), jnp.array([0, 1]))
-            cell = jnp.clip(cell, 1, s - 2)
-            seg = seg.at[cell[:, 0], cell[:, 1]].set(True)
+        border = border_mask(s)
+        seg = wall_segments(rnd, s, self.n_walls)  # interior wall segments of 3 cells
         near_corner = ((rows <= 2) & (cols <= 2)) | ((rows >= s - 3) & (cols >= s - 3))
         walls = border | (seg & ~near_corner)
         src = jnp.zeros((s, s), bool).at[1, 1].set(True)

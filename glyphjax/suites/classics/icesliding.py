@@ -26,7 +26,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.registry import register
-from glyphjax.core.sampling import Draws, kth_true
+from glyphjax.core.sampling import Draws, uniform_true
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._boards import shift
 from glyphjax.suites.classics._puzzles import GLYPHS_PUZZLE, GOAL, PLAYER
@@ -42,12 +42,6 @@ EV_GOAL = 1
 EVENTS = ("", "You stopped on the goal!")
 _TRIES = 6
 _FAR = 10_000
-
-
-def _draw_true(mask: jax.Array, u: jax.Array) -> jax.Array:
-    """A uniformly random True index of a flat bool mask from one uniform u (0 if none)."""
-    k = jnp.floor(u * jnp.sum(mask)).astype(jnp.int32)
-    return kth_true(mask, k).astype(jnp.int32)
 
 
 def slide_table(blocked: jax.Array) -> jax.Array:
@@ -139,11 +133,11 @@ class IceSliding(Env):
         # the goal: a cell where a slide from a resting cell (itself the end of a slide) ends
         moved = free[:, None] & (dest != jnp.arange(s * s)[:, None])
         rest = jnp.zeros((s * s,), jnp.bool_).at[dest].max(moved)
-        goal = _draw_true(jnp.zeros((s * s,), jnp.bool_).at[dest].max(moved & rest[:, None]), u[s * s])
+        goal = uniform_true(jnp.zeros((s * s,), jnp.bool_).at[dest].max(moved & rest[:, None]), u[s * s])
         dist = moves_to(dest, goal)
         far = jnp.max(jnp.where(free & (dist < _FAR), dist, 0))
         cand = free & (dist < _FAR) & (dist >= jnp.maximum(2, (far + 1) // 2))
-        return rocks, _draw_true(cand, u[s * s + 1]), goal, cand.any()
+        return rocks, uniform_true(cand, u[s * s + 1]), goal, cand.any()
 
     def _reset(self, key, params):
         s = self.size

@@ -24,7 +24,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.registry import register
-from glyphjax.core.sampling import hash32
+from glyphjax.core.sampling import hash32, key_words
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._boards import shift
 from glyphjax.suites.classics.common import DIR_DELTAS, DIR_NAMES, codepoints
@@ -104,13 +104,6 @@ def random_kinds(words: jax.Array, i) -> jax.Array:
     would cost more than the rest of the step on CPU; a hash costs a few integer operations."""
     base = hash32(words[0] ^ hash32(words[1] + jnp.asarray(i, jnp.uint32)))
     return (hash32(base + _CELLS) % KINDS).astype(jnp.int32)
-
-
-def key_words(key: jax.Array) -> jax.Array:
-    """uint32[2]: the raw words of a PRNG key (typed or legacy uint32[2])."""
-    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
-        key = jax.random.key_data(key)
-    return key.reshape(-1)[:2].astype(jnp.uint32)
 
 
 def fresh_board(key: jax.Array) -> jax.Array:

@@ -27,9 +27,8 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.registry import register
+from glyphjax.core.sampling import Draws, uniform_true
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.core.sampling import kth_true
-from glyphjax.core.sampling import Draws
 from glyphjax.suites.classics.common import DIR_DELTAS, FLOOR, cell_actions, codepoints
 
 EMITTER = "☼"
@@ -135,7 +134,7 @@ class MirrorLaser(Env):
         empty_on_beam = (first >= 0) & (mirrors == 0)
         best = jnp.max(jnp.where(empty_on_beam, first, -1))
         cand = (empty_on_beam & (first == best)).reshape(-1)
-        t = kth_true(cand, jnp.floor(u[-1] * jnp.sum(cand)).astype(jnp.int32))
+        t = uniform_true(cand, u[-1])
         target = jnp.stack([t // n, t % n]).astype(jnp.int32)
         scrambled = scrambled.reshape(n, n)
         hit_scrambled, _, _, _ = trace(scrambled, row, target)

@@ -19,9 +19,9 @@ from flax import struct
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._arcade import UNREACHED, bfs_distances, top_cells
+from glyphjax.suites.classics._arcade import UNREACHED, bfs_distances, top_cells, wall_segments
 from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON,
-                                             PLAYER, WALL, codepoints)
+                                             PLAYER, WALL, border_mask, codepoints)
 
 S = 10
 N = 3
@@ -54,15 +54,8 @@ class WarehouseState(EnvState):
 def generate(key: jax.Array):
     """-> (walls, player, packages, destinations); everything in the player's region."""
     rnd = Draws.hashed(key, 3 * N_WALL_SEGMENTS + 2 * S * S)  # no Threefry (compile time)
-    r = jnp.arange(S)[:, None]
-    c = jnp.arange(S)[None, :]
-    border = (r == 0) | (r == S - 1) | (c == 0) | (c == S - 1)
-    anchors = rnd.randint(1, S - 1, (N_WALL_SEGMENTS, 2))
-    vertical = rnd.bernoulli(0.5, (N_WALL_SEGMENTS,))
-    walls = border
-    for i in range(3):
-        cell = jnp.clip(anchors + i * jnp.where(vertical[:, None], jnp.array([1, 0]), jnp.array([0, 1])), 1, S - 2)
-        walls = walls.at[cell[:, 0], cell[:, 1]].set(True)
+    border = border_mask(S)
+    walls = border | wall_segments(rnd, S, N_WALL_SEGMENTS)
     pr, pc = top_cells(rnd.uniform((S * S,)), ~walls, 1)
     player = jnp.stack([pr[0], pc[0]]).astype(jnp.int32)
     src = jnp.zeros((S, S), bool).at[player[0], player[1]].set(True)

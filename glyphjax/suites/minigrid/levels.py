@@ -336,13 +336,12 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
     def body(st, u):
         """One try of a layout from 7 uniforms: place the next room (or count a failure), then draw
         the exit door of the last placed room."""
-        def ri(k, lo, hi):
-            return jnp.clip(lo + jnp.floor(u[k] * (hi - lo)).astype(I32), lo, jnp.maximum(hi - 1, lo))
+        ri = Rnd.of(u).randint  # the 7 numbers in order
         count, wall, x, y = st["count"], st["wall"], st["epos"][0], st["epos"][1]
-        sx, sy = ri(0, 4, max_size + 1), ri(1, 4, max_size + 1)
+        sx, sy = ri(4, max_size + 1), ri(4, max_size + 1)
         first = count == 0
-        rx_ = ri(2, x - sx + 2, x)
-        ry_ = ri(3, y - sy + 2, y)
+        rx_ = ri(x - sx + 2, x)
+        ry_ = ri(y - sy + 2, y)
         # entry door on wall 0 (east) / 1 (south) / 2 (west) / 3 (north) of the new room
         # (jnp.where chains, not jnp.select: select lowers to an argmax)
         top_x = jnp.where(first | (wall == 2), x, jnp.where(wall == 0, x - sx + 1, rx_))
@@ -365,9 +364,9 @@ def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 4
         stopped = st["stopped"] | (active & first & ~ok) | (fails >= 8)
         # draw the exit of the last placed room for the next try
         cy, cx, ch, cw = cur[0], cur[1], cur[2], cur[3]
-        pick = ri(4, 0, 3)
+        pick = ri(0, 3)
         exit_wall = jnp.where(pick >= last_wall, pick + 1, pick)
-        oy, ox = ri(5, 1, ch - 1), ri(6, 1, cw - 1)
+        oy, ox = ri(1, ch - 1), ri(1, cw - 1)
         ex = jnp.where(exit_wall == 0, cx + cw - 1, jnp.where(exit_wall == 2, cx, cx + ox))
         ey = jnp.where(exit_wall == 1, cy + ch - 1, jnp.where(exit_wall == 3, cy, cy + oy))
         keep = ~active | (first & ~ok)
