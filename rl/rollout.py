@@ -79,31 +79,33 @@ class _TaskBatch:
         self.env = env
         self.episodes = episodes
         self.seeds = jnp.asarray(np.array([e.seed for e in episodes], np.uint32))
+        self.params = env.default_params()
         fns = _compiled(env)
         self._step, self._render = fns["step"], fns["render"]
-        self.states = fns["reset"](self.seeds)
+        self.states = fns["reset"](self.seeds, self.params)
 
     def frames(self) -> Frame:
-        return jax.device_get(self._render(self.states))
+        return jax.device_get(self._render(self.states, self.params))
 
     def step(self, t: int, actions: np.ndarray):
-        self.states, trans = self._step(self.seeds, jnp.int32(t), self.states, jnp.asarray(actions, jnp.int32))
+        self.states, trans = self._step(self.seeds, jnp.int32(t), self.states,
+                                        jnp.asarray(actions, jnp.int32), self.params)
         return jax.device_get(trans)
 
 
-_COMPILED: dict[int, tuple[Env, dict]] = {}
+_COMPILED: dict[Env, dict] = {}
 
 
 def _compiled(env: Env) -> dict:
-    """jit(vmap) reset/step/render of one env, built once per env (envs are singletons)."""
-    if id(env) not in _COMPILED:
-        params = env.default_params()
-        reset = jax.jit(jax.vmap(lambda seed: env.reset(reset_key(seed), params)))
-        step = jax.jit(jax.vmap(lambda seed, t, s, a: env.step(step_key(seed, t), s, a, params),
-                                in_axes=(0, None, 0, 0)))
-        render = jax.jit(jax.vmap(lambda s: env.render(s, params)))
-        _COMPILED[id(env)] = (env, {"reset": reset, "step": step, "render": render})
-    return _COMPILED[id(env)][1]
+    """jit(vmap) reset/step/render of one program (params are an argument), built once per
+    `Env.program`: the variants of a program share the compile."""
+    if env not in _COMPILED:
+        reset = jax.jit(jax.vmap(lambda seed, p: env.reset(reset_key(seed), p), in_axes=(0, None)))
+        step = jax.jit(jax.vmap(lambda seed, t, s, a, p: env.step(step_key(seed, t), s, a, p),
+                                in_axes=(0, None, 0, 0, None)))
+        render = jax.jit(jax.vmap(lambda s, p: env.render(s, p), in_axes=(0, None)))
+        _COMPILED[env] = {"reset": reset, "step": step, "render": render}
+    return _COMPILED[env]
 
 
 def _byte_bound(conv: list[dict]) -> int:

@@ -33,17 +33,29 @@ def _random_results(env):
 
 
 class Batched:
-    """Jitted batched reset / step(+render) / render of one task: compiled once, shared by the
-    checks of that task (compile time dominates these tests on a small CPU)."""
+    """Jitted batched reset / step(+render) / render of one program, bound to one task's params:
+    compiled once per `Env.program`, shared by the checks of every task of that program (compile
+    time dominates these tests on a small CPU)."""
+
+    _programs: dict = {}  # env (hashed by program) -> (reset, render, step) jitted with params as an argument
 
     def __init__(self, env):
         params = env.default_params()
-        self.reset = jax.jit(jax.vmap(lambda s: env.reset(glyphjax.reset_key(s), params)))
-        self.render = jax.jit(jax.vmap(lambda s: env.render(s, params)))
+        if env not in Batched._programs:
+            Batched._programs[env] = self._compile(env)
+        reset, render, step = Batched._programs[env]
+        self.reset = lambda seeds: reset(seeds, params)
+        self.render = lambda states: render(states, params)
+        self.step = lambda seeds, t, states, actions: step(seeds, t, states, actions, params)
+
+    @staticmethod
+    def _compile(env):
+        reset = jax.jit(jax.vmap(lambda s, p: env.reset(glyphjax.reset_key(s), p), in_axes=(0, None)))
+        render = jax.jit(jax.vmap(lambda s, p: env.render(s, p), in_axes=(0, None)))
 
         n_actions = env.card.num_actions
 
-        def step(seeds, t, states, actions):
+        def step(seeds, t, states, actions, params):
             """Step every env at turn t; actions < -1 are replaced by uniformly random ones."""
             keys = jax.vmap(lambda s: glyphjax.step_key(s, t))(seeds)
             rand = jax.vmap(lambda s: jax.random.randint(glyphjax.step_key(s + 7777, t), (), 0, n_actions))(seeds)
@@ -53,7 +65,7 @@ class Batched:
                 s, tr = env.step(k, s, a, params)
                 return s, tr, env.render(s, params)
             return jax.vmap(one)(keys, states, actions)
-        self.step = jax.jit(step)
+        return reset, render, jax.jit(step)
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +73,10 @@ def batched(task_id):
     return Batched(glyphjax.make(task_id))
 
 
-@pytest.fixture(scope="module", params=[pytest.param(t, marks=pytest.mark.xdist_group(t)) for t in ALL])
+PROGRAM_OF = {t: first for first, ids in glyphjax.programs(ALL).items() for t in ids}
+
+
+@pytest.fixture(scope="module", params=[pytest.param(t, marks=pytest.mark.xdist_group(PROGRAM_OF[t])) for t in ALL])
 def task_id(request):
     """Module-scoped so pytest runs all checks of one task together (one random run per task)."""
     return request.param

@@ -127,6 +127,16 @@ def task_ids(pattern: str | Iterable[str] | None = None, *, suite: str | None = 
     return ids
 
 
+def programs(pattern: str | Iterable[str] | None = None) -> dict[str, list[str]]:
+    """Distinct compiled programs among the ids matching `pattern` (as `task_ids`): {first id of
+    the program: [its ids]}. Ids of one program differ only in traced params (`Env.program`), so
+    one compile serves them all and one vmapped batch can mix them."""
+    groups: dict[tuple, list[str]] = {}
+    for task_id in task_ids(pattern):
+        groups.setdefault(make(task_id).program, []).append(task_id)
+    return {ids[0]: ids for ids in groups.values()}
+
+
 def suite_names() -> list[str]:
     return sorted({s.suite for s in (_REGISTRY[i] for i in all_ids())})
 

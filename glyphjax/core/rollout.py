@@ -6,7 +6,8 @@ turn t are derived from the seed alone (`episode_keys`, `step_key`); no global R
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+import functools
+from typing import Any, Callable, NamedTuple, Sequence
 
 import jax
 import jax.numpy as jnp
@@ -37,8 +38,10 @@ def policy_key(seed: int | jax.Array, t: int | jax.Array) -> jax.Array:
     return jax.random.fold_in(jax.random.fold_in(episode_key(seed), 2), t)
 
 
+@functools.cache
 def random_policy(num_actions: int) -> ArrayPolicy:
-    """Uniformly random action indices."""
+    """Uniformly random action indices (one function per action count, so compiled rollouts of
+    every env of a program reuse one compile)."""
     def act(key, state, params):
         return jax.random.randint(key, (), 0, num_actions, dtype=jnp.int32)
     return act
@@ -162,32 +165,50 @@ def run_episode(env: Env, policy: ArrayPolicy, seed: jax.Array, params: Any = No
 
 
 def rollout(env: Env, policy: ArrayPolicy, seeds: jax.Array, params: Any = None,
-            record_actions: bool = False) -> RolloutResult:
+            record_actions: bool = False, batched_params: bool = False) -> RolloutResult:
     """B whole episodes of an array policy: batched (vmapped) env and policy inside one jitted
     `lax.while_loop` that stops as soon as every episode has ended (or at max_steps).
 
     Per-episode results equal `run_episode` on the same seed (same keys, same summation order).
-    Actions recorded for turns after an episode ended are -1.
+    Actions recorded for turns after an episode ended are -1. With `batched_params`, params carry
+    a leading axis B (`stack_params`): episode i plays variant i, so one batch mixes the variants
+    of a program. The compile is shared by every env of one program (`Env.program`).
     """
-    fn = _compiled_rollout(env, policy, record_actions)
+    fn = _compiled_rollout(env, policy, record_actions, batched_params)
     return fn(jnp.asarray(seeds, jnp.uint32), env.default_params() if params is None else params)
+
+
+def stack_params(envs: Sequence[Env]) -> Any:
+    """The params of envs of one program stacked on a leading axis (one row per env), for a
+    vmapped batch that mixes variants (`rollout(..., batched_params=True)`, `in_axes=0`)."""
+    programs = {env.program for env in envs}
+    if len(programs) != 1:
+        names = ", ".join(env.card.id for env in envs)
+        raise ValueError(f"stack_params needs envs of one compiled program, got {len(programs)} "
+                         f"programs among {names}; group ids with glyphjax.programs()")
+    return jax.tree.map(lambda *xs: jnp.stack([jnp.asarray(x) for x in xs]),
+                        *[env.default_params() for env in envs])
 
 
 _ROLLOUT_CACHE: dict = {}
 
 
-def _compiled_rollout(env: Env, policy: ArrayPolicy, record_actions: bool):
-    key = (id(env), id(policy), record_actions)
+def _compiled_rollout(env: Env, policy: ArrayPolicy, record_actions: bool, batched_params: bool = False):
+    key = (env, policy, record_actions, batched_params)  # env hashes by its program
     if key in _ROLLOUT_CACHE:
-        return _ROLLOUT_CACHE[key][2]
+        return _ROLLOUT_CACHE[key]
     T = env.card.max_steps
     reward_shape = (env.card.num_players,) if env.card.num_players > 1 else ()
+    p_axis = 0 if batched_params else None
 
     def many(seeds, params):
         b = seeds.shape[0]
-        states = jax.vmap(lambda s: env.reset(reset_key(s), params))(seeds)
-        act = jax.vmap(lambda k, s: policy(k, s, params))
-        step = jax.vmap(lambda k, s, a: env.step(k, s, a, params))
+        states = jax.vmap(lambda s, p: env.reset(reset_key(s), p), in_axes=(0, p_axis))(seeds, params)
+        def act(k, s):
+            return jax.vmap(policy, in_axes=(0, 0, p_axis))(k, s, params)
+
+        def step(k, s, a):
+            return jax.vmap(env.step, in_axes=(0, 0, 0, p_axis))(k, s, a, params)
 
         def cond(carry):
             t, states = carry[0], carry[1]
@@ -213,16 +234,16 @@ def _compiled_rollout(env: Env, policy: ArrayPolicy, record_actions: bool):
         _, _, ret, length, term, trunc, actions = jax.lax.while_loop(cond, body, carry)
         return RolloutResult(ret, length, term, trunc, actions if record_actions else None)
 
-    _ROLLOUT_CACHE[key] = (env, policy, jax.jit(many))  # keep env/policy alive with the id
-    return _ROLLOUT_CACHE[key][2]
+    _ROLLOUT_CACHE[key] = jax.jit(many)
+    return _ROLLOUT_CACHE[key]
 
 
 def replay(env: Env, seed: int, actions, params: Any = None):
     """Replay recorded actions from `seed` as one un-vmapped episode.
 
     Returns (frames, transitions) as host arrays: frames have a leading axis of len(actions) + 1
-    (the reset frame first), transitions one of len(actions). One compiled program per env (the
-    actions are padded to max_steps). The reference for bit-exact determinism checks.
+    (the reset frame first), transitions one of len(actions). One compiled program per `Env.program`
+    (the actions are padded to max_steps; params are an argument). The reference for bit-exact determinism checks.
     """
     params = env.default_params() if params is None else params
     actions = np.asarray(actions, np.int32).reshape(-1)
@@ -240,7 +261,7 @@ _REPLAY_CACHE: dict = {}
 
 
 def _compiled_replay(env: Env):
-    if id(env) not in _REPLAY_CACHE:
+    if env not in _REPLAY_CACHE:  # env hashes by its program
         @jax.jit
         def run(seed, actions, params):
             state = env.reset(reset_key(seed), params)
@@ -252,5 +273,5 @@ def _compiled_replay(env: Env):
             first = env.render(state, params)
             frames = jax.tree.map(lambda a, b: jnp.concatenate([a[None], b]), first, frames)
             return frames, trans
-        _REPLAY_CACHE[id(env)] = (env, run)
-    return _REPLAY_CACHE[id(env)][1]
+        _REPLAY_CACHE[env] = run
+    return _REPLAY_CACHE[env]

@@ -16,7 +16,7 @@ treated as `NO_ACTION`.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Hashable, Mapping
 
 import jax
 import jax.numpy as jnp
@@ -156,8 +156,30 @@ class Env:
         """-> (grid uint32[H, W] code points, hud sequence of int32 scalars per card.hud_fields)."""
         raise NotImplementedError
 
+    def static_config(self) -> Hashable | None:
+        """What fixes this env's shapes and graph besides its class (hashable), or None: the env
+        is then its own program. Everything else a variant changes must be in its params."""
+        return None
+
     # Optional: a cheap scripted baseline over the state (array policy), or None.
     scripted_policy: Callable | None = None
+
+    # --- programs: envs of one class and static config share compiled functions ---------------
+    @property
+    def program(self) -> tuple:
+        """Key of the compiled program: equal for envs that differ only in params (what the
+        shell reads from the card, max_steps and the action and seat counts, is part of it)."""
+        static = self.static_config()
+        if static is None:
+            return (type(self), id(self))
+        card = self.card
+        return (type(self), static, card.max_steps, card.num_actions, card.num_players)
+
+    def __eq__(self, other: object) -> bool:  # jit static args and compile caches key on this
+        return isinstance(other, Env) and self.program == other.program
+
+    def __hash__(self) -> int:
+        return hash(self.program)
 
     # --- the contract -----------------------------------------------------------------------
     @property

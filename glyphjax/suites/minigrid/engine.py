@@ -4,7 +4,10 @@ A cell is one int32 packing `type | colour << 4 | door_state << 7 | contents << 
 the packed item a box holds, 0 = empty). Coordinates are (row, col); directions follow Farama
 MiniGrid: 0 east, 1 south, 2 west, 3 north. Each mechanic has one implementation here
 (`forward_passable`, pickup, drop, `toggle_cell`, `move_obstacles`, lava and goal checks) and a
-task only chooses a generator (levels.py) and a few static success flags (`TaskConfig`).
+task only chooses a generator (levels.py) and a few success flags (`TaskConfig`). What fixes
+the compiled program is static (grid size, step budget, generator graph, obstacle count, view);
+the success flags and the generator's level numbers are traced `MiniGridParams`, so tasks that
+share the static part share one program and a vmapped batch can mix them.
 
 Reward: success pays `1 - 0.9 * t / T` (t = turns taken including this one, T = max_steps),
 failure (lava, wrong object, wrong choice, obstacle hit, DONE away from the target) ends the
@@ -130,13 +133,13 @@ class Level:
     obstacles: jax.Array = None
 
 
-# success / failure rules a task can switch on (static)
+# success / failure rules a task can switch on (host-side declaration; `params_of` makes them traced)
 @dataclasses.dataclass(frozen=True)
 class TaskConfig:
     height: int
     width: int
     max_steps: int
-    generator: Callable[[jax.Array], Level]
+    generator: Callable[..., Level]  # gen(rnd, **level) -> Level (one function per graph: levels.py)
     missions: tuple[str, ...]
     rules: str
     goal: bool = True  # stepping on the goal square succeeds
@@ -149,6 +152,38 @@ class TaskConfig:
     memory: bool = False  # reaching target succeeds, reaching aux fails
     n_obstacles: int = 0
     partial: bool = False  # 7x7 egocentric view instead of the full grid
+    level: tuple[tuple[str, int], ...] = ()  # traced generator inputs (name, value), e.g. random_start
+
+    def static_key(self) -> tuple:
+        """What fixes the compiled program: shapes, step budget, generator graph and view."""
+        return (self.height, self.width, self.max_steps, self.generator, self.n_obstacles, self.partial,
+                tuple(name for name, _ in self.level))
+
+
+@struct.dataclass
+class MiniGridParams:
+    """Traced per-variant data of a MiniGrid task: which success / failure rules apply (the
+    `TaskConfig` flags of the same names) and the generator's level inputs."""
+
+    goal: jax.Array  # bool
+    pickup_target: jax.Array  # bool
+    wrong_pickup_fails: jax.Array  # bool
+    unlock: jax.Array  # bool
+    goto: jax.Array  # int32: 0 off, 1 DONE within the 8-neighbourhood, 2 DONE orthogonally next to it
+    putnear: jax.Array  # bool
+    redblue: jax.Array  # bool
+    memory: jax.Array  # bool
+    level: dict  # name -> int32 scalar, passed to the generator as keyword arguments
+
+
+def params_of(cfg: TaskConfig) -> MiniGridParams:
+    """The traced params of a declared task."""
+    b = lambda x: jnp.asarray(bool(x))  # noqa: E731
+    return MiniGridParams(goal=b(cfg.goal), pickup_target=b(cfg.pickup_target),
+                          wrong_pickup_fails=b(cfg.wrong_pickup_fails), unlock=b(cfg.unlock),
+                          goto=jnp.asarray(cfg.goto, jnp.int32), putnear=b(cfg.putnear),
+                          redblue=b(cfg.redblue), memory=b(cfg.memory),
+                          level={name: jnp.asarray(v, jnp.int32) for name, v in cfg.level})
 
 
 def fresh_state(cfg: TaskConfig, lv: Level) -> MiniGridState:
@@ -232,8 +267,36 @@ def move_obstacles(key, grid, obstacles, agent_pos):
     return flat.reshape(h, w), jnp.stack([cells // w, cells % w], -1).astype(jnp.int32)
 
 
-def engine_step(cfg: TaskConfig, key, s: MiniGridState, action):
-    """One turn of the shared rules -> (state, reward, terminated, event)."""
+def task_outcome(s: MiniGridState, p: MiniGridParams, action, grid, pos, fwd, front, new_front,
+                 picks, drops):
+    """(success, fail, wrong pickup) of a turn under the rules p switches on; lava always fails.
+    `grid`, `pos`: after the move; `front`, `new_front`: the cell ahead before / after the action."""
+    toggles = action == TOGGLE
+    here = cell_type(grid[pos[0], pos[1]])
+    match = item_of(front) == s.target_item
+    wrong = p.wrong_pickup_fails & picks & ~match
+    unlocked = (toggles & (cell_type(front) == DOOR) & (cell_state(front) == LOCKED)
+                & (cell_state(new_front) == OPEN))
+    dr = jnp.abs(s.pos - s.target)
+    near_goto = jnp.where(p.goto == 1, dr.max() <= 1, dr.sum() == 1)
+    goto = p.goto > 0
+    near_put = jnp.abs(fwd - s.target).max() <= 1
+    # opening the blue door (always) ends the episode, so red-after-blue cannot occur
+    red_before = cell_state(s.grid[s.target[0], s.target[1]]) == OPEN
+    blue_opened = ((cell_state(grid[s.aux[0], s.aux[1]]) == OPEN)
+                   & ~(cell_state(s.grid[s.aux[0], s.aux[1]]) == OPEN))
+    success = ((p.goal & (here == GOAL)) | (p.pickup_target & picks & match) | (p.unlock & unlocked)
+               | (goto & (action == DONE) & near_goto) | (p.putnear & drops & near_put)
+               | (p.redblue & blue_opened & red_before) | (p.memory & jnp.all(pos == s.target)))
+    fail = ((here == LAVA) | (goto & (((action == DONE) & ~near_goto) | toggles))
+            | (p.putnear & (action == DROP) & (s.carry != 0) & ~(drops & near_put))
+            | (p.redblue & blue_opened & ~red_before) | (p.memory & jnp.all(pos == s.aux)) | wrong)
+    return success, fail, wrong
+
+
+def engine_step(cfg: TaskConfig, key, s: MiniGridState, action, p: MiniGridParams):
+    """One turn of the shared rules -> (state, reward, terminated, event). Static shape and
+    obstacle count from cfg; which success / failure rules apply from the traced params p."""
     grid = s.grid
     h, w = grid.shape
     fwd = jnp.clip(s.pos + DIR_VEC[s.dir], 0, jnp.array([h - 1, w - 1]))
@@ -256,44 +319,9 @@ def engine_step(cfg: TaskConfig, key, s: MiniGridState, action):
     grid = grid.at[fwd[0], fwd[1]].set(new_front)
     carry = jnp.where(picks, front, jnp.where(drops, 0, s.carry))
 
-    here = cell_type(grid[pos[0], pos[1]])
-    success = jnp.bool_(False)
-    fail = hit_obstacle
-    if cfg.goal:
-        success = success | (here == GOAL)
-    lava = here == LAVA
-    fail = fail | lava
-    wrong = jnp.bool_(False)
-    if cfg.pickup_target or cfg.wrong_pickup_fails:
-        match = item_of(front) == s.target_item
-        if cfg.pickup_target:
-            success = success | (picks & match)
-        if cfg.wrong_pickup_fails:
-            wrong = picks & ~match
-    if cfg.unlock:
-        success = success | (toggles & (cell_type(front) == DOOR) & (cell_state(front) == LOCKED)
-                             & (cell_state(new_front) == OPEN))
-    if cfg.goto:
-        dr = jnp.abs(s.pos - s.target)
-        near = (dr.max() <= 1) if cfg.goto == 1 else (dr.sum() == 1)
-        success = success | ((action == DONE) & near)
-        fail = fail | ((action == DONE) & ~near) | toggles
-    if cfg.putnear:
-        near = jnp.abs(fwd - s.target).max() <= 1
-        success = success | (drops & near)
-        fail = fail | ((action == DROP) & (s.carry != 0) & ~(drops & near))
-    if cfg.redblue:
-        red_before = cell_state(s.grid[s.target[0], s.target[1]]) == OPEN
-        blue_before = cell_state(s.grid[s.aux[0], s.aux[1]]) == OPEN
-        red_after = cell_state(grid[s.target[0], s.target[1]]) == OPEN
-        blue_after = cell_state(grid[s.aux[0], s.aux[1]]) == OPEN
-        del red_after  # opening the blue door (always) ends the episode, so red-after-blue cannot occur
-        success = success | (blue_after & ~blue_before & red_before)
-        fail = fail | (blue_after & ~blue_before & ~red_before)
-    if cfg.memory:
-        success = success | jnp.all(pos == s.target)
-        fail = fail | jnp.all(pos == s.aux)
-    fail = fail | wrong
+    success, fail, wrong = task_outcome(s, p, action, grid, pos, fwd, front, new_front, picks, drops)
+    fail = fail | hit_obstacle
+    lava = cell_type(grid[pos[0], pos[1]]) == LAVA
     success = success & ~fail
 
     reward = jnp.where(success, 1.0 - 0.9 * (s.t + 1).astype(jnp.float32) / cfg.max_steps, 0.0)

@@ -1,10 +1,14 @@
 """Level generators of every MiniGrid family, in JAX (static shapes, no rejection loops).
 
-Each generator is `gen(key) -> Level`, a port of the Farama MiniGrid `_gen_grid` of the family
+Each generator is `gen(rnd, **level) -> Level`, a port of the Farama MiniGrid `_gen_grid` of the family
 written here from its rules (Farama's (x, y) becomes our (row=y, col=x)). Farama's rejection
 sampling ("try a random cell until it is free") is replaced by one uniform draw over the mask of
 admissible cells (same distribution); Farama's "retry the whole layout" (MultiRoom) is a while
 loop of tries, capped. Where a family departs from Farama, the docstring of the generator says so.
+
+Factories (`gen_*`) are cached: equal static arguments give the same function, i.e. one graph
+and one compiled program (`TaskConfig.static_key`). What varies inside one graph comes in as
+traced `level` keywords (e.g. `random_start`, `obstacle`), from the task's `MiniGridParams`.
 
 Compile time of the vmapped reset (B = 4096) is most of a task's compile budget, so: grid writes
 at traced cells are selects (`put`), not `.at[].set` (a scatter once vmapped); masks from static
@@ -12,6 +16,8 @@ bounds are numpy constants; a placement repeated n times is one `Rnd.scan` step 
 """
 
 from __future__ import annotations
+
+import functools
 
 import jax
 import jax.numpy as jnp
@@ -176,14 +182,15 @@ def obj_mission(c):
 
 
 # --- Empty, FourRooms, DoorKey, DistShift, LavaGap --------------------------------------------------
-def gen_empty(size: int, random_start: bool):
-    def gen(rnd):
+@functools.cache
+def gen_empty(size: int):
+    """Empty room, goal in the bottom-right corner; the agent at the top-left facing east, or
+    (random_start) on a random cell facing a random way."""
+    def gen(rnd, random_start):
         g = walled(size, size).at[size - 2, size - 2].set(GOAL)
-        if random_start:
-            pos, d = place_agent(rnd, g, rect(size, size, 0, 0, size, size))
-        else:
-            pos, d = jnp.array([1, 1], I32), 0
-        return lvl(g, pos, d)
+        pos, d = place_agent(rnd, g, rect(size, size, 0, 0, size, size))
+        start = random_start != 0
+        return lvl(g, jnp.where(start, pos, jnp.array([1, 1], I32)), jnp.where(start, d, 0))
     return gen
 
 
@@ -202,6 +209,7 @@ def gen_fourrooms(rnd):
     return lvl(g, pos, d)
 
 
+@functools.cache
 def gen_doorkey(size: int):
     def gen(rnd):
         g = walled(size, size).at[size - 2, size - 2].set(GOAL)
@@ -216,17 +224,21 @@ def gen_doorkey(size: int):
     return gen
 
 
-def gen_distshift(strip2_row: int):
-    def gen(rnd):
+@functools.cache
+def gen_distshift():
+    """Farama DistShift: lava strips on row 1 and on row strip2_row, the goal top-right."""
+    def gen(rnd, strip2_row):
         h, w = 7, 9
         g = walled_np(h, w)
         g[1, w - 2] = GOAL
         g[1, 3: w - 3] = LAVA
-        g[strip2_row, 3: w - 3] = LAVA
-        return lvl(jnp.asarray(g), jnp.array([1, 1], I32), 0)
+        r, c = iota(h, w)
+        return lvl(jnp.where((r == strip2_row) & (c >= 3) & (c < w - 3), LAVA, jnp.asarray(g)),
+                   jnp.array([1, 1], I32), 0)
     return gen
 
 
+@functools.cache
 def gen_lavagap(size: int):
     def gen(rnd):
         g = walled(size, size).at[size - 2, size - 2].set(GOAL)
@@ -239,8 +251,9 @@ def gen_lavagap(size: int):
 
 
 # --- Crossings -------------------------------------------------------------------------------------
-def gen_crossing(size: int, n: int, obstacle: int, easy: bool = False):
-    """Farama Lava/SimpleCrossing: n random rivers (vertical at even columns, horizontal at even
+@functools.cache
+def gen_crossing(size: int, n: int, easy: bool = False):
+    """Farama Lava/SimpleCrossing: n random rivers of `obstacle` cells (lava or wall) (vertical at even columns, horizontal at even
     rows), a random monotone path of openings from the top-left to the goal. With `easy`
     (no Farama counterpart; our `simplecrossing-easy-*`): every river segment between two crossing
     rivers (or the border) gets an opening, so any monotone route works."""
@@ -250,7 +263,7 @@ def gen_crossing(size: int, n: int, obstacle: int, easy: bool = False):
     cand_at = jnp.array([p for _, p in cand], I32)
     big = 10 * size
 
-    def gen(rnd):
+    def gen(rnd, obstacle):
         g = walled(size, size).at[size - 2, size - 2].set(GOAL)
         perm = rnd.perm(m)
         chosen = jnp.zeros((m,), bool).at[perm[:n]].set(True)
@@ -301,6 +314,7 @@ def gen_crossing(size: int, n: int, obstacle: int, easy: bool = False):
 
 
 # --- Dynamic obstacles -------------------------------------------------------------------------------
+@functools.cache
 def gen_dynamic_obstacles(size: int, n_obstacles: int):
     def gen(rnd):
         g = walled(size, size).at[size - 2, size - 2].set(GOAL)
@@ -312,6 +326,7 @@ def gen_dynamic_obstacles(size: int, n_obstacles: int):
 
 
 # --- MultiRoom ---------------------------------------------------------------------------------------
+@functools.cache
 def gen_multiroom(n_rooms: int, max_size: int, size: int = 25, attempts: int = 48):
     """Farama MultiRoom: a chain of n rooms (sides 4..max_size including walls), each next room
     entered by a door on a random wall (not the entry wall) of the previous one; up to 8 tries per
@@ -458,7 +473,7 @@ class RoomGrid:
         return top, bc[j - 1, i]
 
     def region(self, i, j):
-        """Room (i, j) with its walls (j may be traced)."""
+        """Room (i, j) with its walls (i and j may be traced)."""
         top, left = j * (self.rs - 1), i * (self.rs - 1)
         return rect(self.h, self.w, top, left, top + self.rs, left + self.rs)
 
@@ -534,6 +549,7 @@ class RoomGrid:
         raise ValueError((i, j, k))
 
 
+@functools.cache
 def gen_keycorridor(s: int, rows: int):
     """Farama KeyCorridor: 3 x rows rooms, the middle column opened into a hallway, a locked door
     into a random right room holding a ball (the target), its key in a random left room."""
@@ -563,6 +579,7 @@ def gen_keycorridor(s: int, rows: int):
     return gen
 
 
+@functools.cache
 def gen_unlock(kind: str):
     """Farama Unlock / UnlockPickup / BlockedUnlockPickup: two 6x6 rooms, a locked door between
     them, its key in the left room with the agent; pickup variants add a box in the right room
@@ -587,7 +604,7 @@ def gen_unlock(kind: str):
     return gen
 
 
-def _om_door(rg, g, slots, i, j, k, color, locked, blocked):
+def _om_door(rg, g, slots, i, j, k, color, locked, blocked):  # blocked: bool, may be traced
     """Farama ObstructedMaze `add_door`: door k of room (i, j), locked or closed; a green ball in
     front of it on the room's side if blocked. The key is placed by `_om_keys`, after every door
     and ball of the room (Farama's ObstructedMaze v1 order: in v0 a later blocking ball could land
@@ -595,33 +612,32 @@ def _om_door(rg, g, slots, i, j, k, color, locked, blocked):
     issue 323)."""
     p = rg.door_pos(slots, i, j, k)
     g = put(g, p, pack(DOOR, color, LOCKED if locked else CLOSED))
-    if blocked:
-        dr, dc = [(0, 1), (1, 0), (0, -1), (-1, 0)][k]
-        g = put(g, (p[0] - dr, p[1] - dc), item(BALL, GREEN))
-    return g
+    dr, dc = [(0, 1), (1, 0), (0, -1), (-1, 0)][k]
+    return jnp.where(blocked, put(g, (p[0] - dr, p[1] - dc), item(BALL, GREEN)), g)
 
 
 def _om_keys(rg, rnd, g, rooms, colors, key_in_box):
     """The keys of `colors` (traced int[n]), key t in room rooms[t] (static (i, j)), each inside a
-    blue box if key_in_box; placed one after another (one scanned placement)."""
+    blue box if key_in_box (bool, may be traced); placed one after another (one scanned placement)."""
     regions = jnp.asarray(np.stack([rg.region(i, j) for i, j in rooms]))
     far = rg.far_from(rg.centre)
 
     def body(g, x, r):
         region, color = x
         obj = item(KEY, color)
-        if key_in_box:
-            obj = pack(BOX, BLUE, 0, obj)
+        obj = jnp.where(key_in_box, pack(BOX, BLUE, 0, obj), obj)
         return place_obj(r, g, obj, region & far)[0], None
     return rnd.scan(body, g, len(rooms), 1, (regions, colors))[0]
 
 
-def gen_obstructed_1d(key_in_box: bool, blocked: bool):
+@functools.cache
+def gen_obstructed_1d():
     """Farama ObstructedMaze-1Dl/1Dlh/1Dlhb: two rooms, a locked door (key in the agent's room,
     maybe in a blue box), maybe blocked by a green ball; the red ball is in the other room."""
     rg = RoomGrid(6, 1, 2)
 
-    def gen(rnd):
+    def gen(rnd, key_in_box, blocked):
+        key_in_box, blocked = key_in_box != 0, blocked != 0
         g, slots = rg.base(rnd)
         colors = rnd.perm(NCOL)
         g = _om_door(rg, g, slots, 0, 0, 0, colors[0], True, blocked)
@@ -633,11 +649,13 @@ def gen_obstructed_1d(key_in_box: bool, blocked: bool):
     return gen
 
 
-def gen_obstructed_full(agent_room, key_in_box: bool, blocked: bool, quarters: int):
+@functools.cache
+def gen_obstructed_full(quarters: int):
     """Farama ObstructedMaze_Full, v1 placement order (2Dl, 2Dlh, 2Dlhb, 1Q, 2Q, Full): 3x3 rooms;
     the middle room opens through plain closed doors into `quarters` side rooms; each side room
     has two locked, maybe blocked doors into the neighbouring corners, then their keys (maybe in
-    boxes); the red ball is in a random corner. (All doors and balls are drawn before all keys:
+    boxes); the red ball is in a random corner; the agent starts in the room at column
+    agent_col of the middle row. (All doors and balls are drawn before all keys:
     the same levels as Farama's side-by-side order, as no side room's doors or balls touch
     another side room's interior.)"""
     rg = RoomGrid(6, 3, 3)
@@ -646,7 +664,8 @@ def gen_obstructed_full(agent_room, key_in_box: bool, blocked: bool, quarters: i
     key_rooms = [room for room in side for _ in (-1, 1)]
     key_colors = np.array([(i + kk) % NCOL for i in range(quarters) for kk in (-1, 1)])
 
-    def gen(rnd):
+    def gen(rnd, agent_col, key_in_box, blocked):
+        key_in_box, blocked = key_in_box != 0, blocked != 0
         g, slots = rg.base(rnd)
         colors = rnd.perm(NCOL)
         for i, (si, sj) in enumerate(side):
@@ -660,7 +679,7 @@ def gen_obstructed_full(agent_room, key_in_box: bool, blocked: bool, quarters: i
             reg = reg | (rg.region(ci, cj) & (which == n))
         ball = item(BALL, RED)
         g, _ = place_obj(rnd, g, ball, reg & rg.far_from(rg.centre))
-        pos, d = place_agent(rnd, g, rg.region(*agent_room), facing_free=True)
+        pos, d = place_agent(rnd, g, rg.region(agent_col, 1), facing_free=True)
         return lvl(g, pos, d, mission=obj_mission(ball), target_item=ball)
     return gen
 
@@ -701,6 +720,7 @@ def gen_lockedroom(rnd):
     return lvl(g, pos, d, mission=colors[locked] * NCOL + colors[key_room])
 
 
+@functools.cache
 def gen_redbluedoors(size: int):
     """Farama RedBlueDoors: a size x size room in the middle of a 2size-wide grid, a red door in
     its left wall and a blue door in its right wall at random heights."""
@@ -726,6 +746,7 @@ def _distinct_items(rnd, n, types):
     return combos[rnd.perm(combos.shape[0])[:n]]
 
 
+@functools.cache
 def gen_fetch(size: int, n: int):
     def gen(rnd):
         g = walled(size, size)
@@ -740,6 +761,7 @@ def gen_fetch(size: int, n: int):
     return gen
 
 
+@functools.cache
 def gen_gotodoor(size: int):
     """Farama GoToDoor: a room of random size 5..size in the top-left corner of the grid, one door
     of a distinct colour in each wall; the mission names one door."""
@@ -763,6 +785,7 @@ def gen_gotodoor(size: int):
     return gen
 
 
+@functools.cache
 def gen_gotoobject(size: int, n: int):
     def gen(rnd):
         g = walled(size, size)
@@ -775,6 +798,7 @@ def gen_gotoobject(size: int, n: int):
     return gen
 
 
+@functools.cache
 def gen_putnear(size: int, n: int):
     """Farama PutNear: n distinct objects never placed next to one another; move one (the
     target_item) next to another (the target cell)."""
@@ -830,6 +854,7 @@ def gen_playground(rnd):
 
 
 # --- Memory ------------------------------------------------------------------------------------------
+@functools.cache
 def gen_memory(size: int):
     """Farama Memory (fixed length): a start room with a green key or ball (the cue), a hallway,
     and at its end a green key and a green ball above and below; stepping next to the matching

@@ -6,6 +6,10 @@ compacts some layouts): the ids then mean the well-known environments, and our f
 with navix / xland-minigrid on equal terms. Step budgets T follow the GlyphBench catalogue
 (§3.1: empty 100/100/200/300, everything else 500), not Farama's (often > 512, the standard-track
 cap). See docs/suites/minigrid.md for every other departure.
+
+Programs: tasks with equal `TaskConfig.static_key` (size, budget, generator graph, obstacle count,
+view) share one compiled program; their success rules and level inputs are traced params
+(`MiniGridParams`). E.g. crossing-n1, crossing-n1-safe and simplecrossing-n1 are one program.
 """
 
 from __future__ import annotations
@@ -17,8 +21,8 @@ from glyphjax.core.registry import register
 from glyphjax.core.types import Env, TaskCard
 from glyphjax.suites.minigrid import levels as L
 from glyphjax.suites.minigrid.engine import (ACTION_DESCRIPTIONS, ACTIONS, DIR_NAMES, EVENTS, LAVA,
-                                             WALL, MiniGridState, TaskConfig, engine_step,
-                                             fresh_state, item_index)
+                                             WALL, MiniGridParams, MiniGridState, TaskConfig,
+                                             engine_step, fresh_state, item_index, params_of)
 from glyphjax.suites.minigrid.render import GLYPHS, render_full, render_partial
 
 COMMON_RULES = (
@@ -42,29 +46,22 @@ HUD_PARTIAL = HUD + "    Facing: {facing}"
 
 
 class MiniGrid(Env):
-    """One class for every MiniGrid task: a TaskConfig picks the generator and success rules."""
+    """One class for every MiniGrid task: a TaskConfig picks the generator and success rules; the
+    rules and level inputs are traced params, so tasks of one static config share a program."""
 
     def __init__(self, task_id: str, cfg: TaskConfig):
         self.cfg = cfg
-        self.card = TaskCard(
-            id=task_id,
-            rules=COMMON_RULES + (PARTIAL_RULES if cfg.partial else "") + cfg.rules,
-            actions=ACTIONS,
-            action_descriptions=ACTION_DESCRIPTIONS,
-            glyphs=GLYPHS,
-            hud=HUD_PARTIAL if cfg.partial else HUD,
-            hud_fields=("carrying", "mission", "facing") if cfg.partial else ("carrying", "mission"),
-            hud_enums={"carrying": L.OBJ_NAMES_WITH_NOTHING, "mission": cfg.missions,
-                       "facing": DIR_NAMES},
-            max_steps=cfg.max_steps,
-            reward=REWARD,
-            events=EVENTS,
-            return_range=(0.0, 1.0),
-            notes=f"grid {cfg.height}x{cfg.width}" + (", 7x7 partial view" if cfg.partial else ""),
-        )
+        self._params = params_of(cfg)
+        self.card = card_of(task_id, cfg)
 
-    def _reset(self, key, params) -> MiniGridState:
-        return fresh_state(self.cfg, self.cfg.generator(L.Rnd(key, self._draws())))
+    def static_config(self) -> tuple:
+        return self.cfg.static_key()
+
+    def default_params(self) -> MiniGridParams:
+        return self._params
+
+    def _reset(self, key, params: MiniGridParams) -> MiniGridState:
+        return fresh_state(self.cfg, self.cfg.generator(L.Rnd(key, self._draws()), **params.level))
 
     def _draws(self) -> int:
         """How many uniform numbers the generator uses (counted once by an abstract trace), so
@@ -72,17 +69,17 @@ class MiniGrid(Env):
         if not hasattr(self, "_n_draws"):
             probe = []
 
-            def count(key):
+            def count(key, level):
                 rnd = L.Rnd(key, 4096)
-                out = self.cfg.generator(rnd)
+                out = self.cfg.generator(rnd, **level)
                 probe.append(rnd.used)
                 return out
-            jax.eval_shape(count, jax.random.PRNGKey(0))
+            jax.eval_shape(count, jax.random.PRNGKey(0), self._params.level)
             self._n_draws = max(1, probe[0])
         return self._n_draws
 
-    def _step(self, key, state, action, params):
-        return engine_step(self.cfg, key, state, action)
+    def _step(self, key, state, action, params: MiniGridParams):
+        return engine_step(self.cfg, key, state, action, params)
 
     def _render(self, state: MiniGridState, params):
         if self.cfg.partial:
@@ -91,24 +88,47 @@ class MiniGrid(Env):
         return render_full(state.grid, state.pos, state.dir), (item_index(state.carry), state.mission)
 
 
+def card_of(task_id: str, cfg: TaskConfig) -> TaskCard:
+    """The card of a declared task, built on the host (its traced params come from the same cfg)."""
+    return TaskCard(
+        id=task_id,
+        rules=COMMON_RULES + (PARTIAL_RULES if cfg.partial else "") + cfg.rules,
+        actions=ACTIONS,
+        action_descriptions=ACTION_DESCRIPTIONS,
+        glyphs=GLYPHS,
+        hud=HUD_PARTIAL if cfg.partial else HUD,
+        hud_fields=("carrying", "mission", "facing") if cfg.partial else ("carrying", "mission"),
+        hud_enums={"carrying": L.OBJ_NAMES_WITH_NOTHING, "mission": cfg.missions,
+                   "facing": DIR_NAMES},
+        max_steps=cfg.max_steps,
+        reward=REWARD,
+        events=EVENTS,
+        return_range=(0.0, 1.0),
+        notes=f"grid {cfg.height}x{cfg.width}" + (", 7x7 partial view" if cfg.partial else ""),
+    )
+
+
 # --- declarations --------------------------------------------------------------------------------
 TASKS: dict[str, TaskConfig] = {}
 
 
-def task(name: str, h: int, w: int, gen, missions, rules: str, T: int = 500, **flags) -> None:
+def task(name: str, h: int, w: int, gen, missions, rules: str, T: int = 500, level=None, **flags) -> None:
+    """Declare a task; `level` gives the generator's traced inputs ({name: int})."""
     TASKS[name] = TaskConfig(height=h, width=w, max_steps=T, generator=gen, missions=missions,
-                             rules=rules, **flags)
+                             rules=rules, level=tuple(sorted((level or {}).items())), **flags)
 
 
 GOAL_R = "Get to the goal square ★. "
 LAVA_R = "Get to the goal square ★ without stepping into lava ≈ (that ends the episode, reward 0). "
 
 for s, T in ((5, 100), (6, 100), (8, 200), (16, 300)):
-    task(f"empty-{s}x{s}", s, s, L.gen_empty(s, False), L.GOAL_MISSION,
-         GOAL_R + "An empty room; you start in the top-left corner facing right.", T)
+    task(f"empty-{s}x{s}", s, s, L.gen_empty(s), L.GOAL_MISSION,
+         GOAL_R + "An empty room; you start in the top-left corner facing right.", T,
+         level=dict(random_start=0))
 for s in (5, 6):
-    task(f"empty-random-{s}x{s}", s, s, L.gen_empty(s, True), L.GOAL_MISSION,
-         GOAL_R + "An empty room; you start on a random cell facing a random way.", 100)
+    task(f"empty-random-{s}x{s}", s, s, L.gen_empty(s), L.GOAL_MISSION,
+         GOAL_R + "An empty room; you start on a random cell facing a random way.", 100,
+         level=dict(random_start=1))
 task("fourrooms", 19, 19, L.gen_fourrooms, L.GOAL_MISSION,
      GOAL_R + "Four rooms joined by one gap in each inner wall; start and goal are random.")
 for s in (5, 6, 8, 16):
@@ -139,30 +159,37 @@ task("blockedunlockpickup", 6, 11, L.gen_unlock("blocked"), L.PICKUP_MISSIONS,
 OM_R = ("Pick up the red ball. Locked doors need the key of their colour; keys may be hidden in "
         "blue boxes (TOGGLE a box to open it) and green balls may block doors (move them away). ")
 for name, kib, bl in (("1dl", False, False), ("1dlh", True, False), ("1dlhb", True, True)):
-    task(f"obstructedmaze-{name}", 6, 11, L.gen_obstructed_1d(kib, bl), L.PICKUP_MISSIONS, OM_R,
-         pickup_target=True, goal=False)
+    task(f"obstructedmaze-{name}", 6, 11, L.gen_obstructed_1d(), L.PICKUP_MISSIONS, OM_R,
+         level=dict(key_in_box=int(kib), blocked=int(bl)), pickup_target=True, goal=False)
 for name, room, kib, bl, q in (("2dl", (2, 1), False, False, 1), ("2dlh", (2, 1), True, False, 1),
                                ("2dlhb", (2, 1), True, True, 1), ("1q", (1, 1), True, True, 1),
                                ("2q", (1, 1), True, True, 2), ("full", (1, 1), True, True, 4)):
-    task(f"obstructedmaze-{name}", 16, 16, L.gen_obstructed_full(room, kib, bl, q), L.PICKUP_MISSIONS,
-         OM_R + "The red ball is in a corner room of a 3x3 grid of rooms.", pickup_target=True, goal=False)
+    task(f"obstructedmaze-{name}", 16, 16, L.gen_obstructed_full(q), L.PICKUP_MISSIONS,
+         OM_R + "The red ball is in a corner room of a 3x3 grid of rooms.",
+         level=dict(agent_col=room[0], key_in_box=int(kib), blocked=int(bl)), pickup_target=True, goal=False)
 for s in (5, 6, 7):
     task(f"lavagap-s{s}", s, s, L.gen_lavagap(s), L.LAVA_MISSION, LAVA_R + "A lava wall with one gap.")
 for n, s in ((1, 9), (2, 9), (3, 11)):
-    task(f"crossing-n{n}", s, s, L.gen_crossing(s, n, LAVA), L.LAVA_MISSION,
-         LAVA_R + f"{n} lava river(s) cross the room, each with openings on one safe route.")
-    task(f"crossing-n{n}-safe", s, s, L.gen_crossing(s, n, WALL), L.GOAL_MISSION,
-         GOAL_R + f"The crossing layout with walls instead of lava: {n} wall(s) with openings.")
-    task(f"simplecrossing-n{n}", s, s, L.gen_crossing(s, n, WALL), L.GOAL_MISSION,
-         GOAL_R + f"{n} wall(s) cross the room, with openings on one route to the goal.")
-    task(f"simplecrossing-easy-n{n}", s, s, L.gen_crossing(s, n, WALL, easy=True), L.GOAL_MISSION,
-         GOAL_R + f"{n} wall(s) cross the room; every wall segment has an opening.")
+    task(f"crossing-n{n}", s, s, L.gen_crossing(s, n), L.LAVA_MISSION,
+         LAVA_R + f"{n} lava river(s) cross the room, each with openings on one safe route.",
+         level=dict(obstacle=LAVA))
+    task(f"crossing-n{n}-safe", s, s, L.gen_crossing(s, n), L.GOAL_MISSION,
+         GOAL_R + f"The crossing layout with walls instead of lava: {n} wall(s) with openings.",
+         level=dict(obstacle=WALL))
+    task(f"simplecrossing-n{n}", s, s, L.gen_crossing(s, n), L.GOAL_MISSION,
+         GOAL_R + f"{n} wall(s) cross the room, with openings on one route to the goal.",
+         level=dict(obstacle=WALL))
+    task(f"simplecrossing-easy-n{n}", s, s, L.gen_crossing(s, n, easy=True), L.GOAL_MISSION,
+         GOAL_R + f"{n} wall(s) cross the room; every wall segment has an opening.",
+         level=dict(obstacle=WALL))
 for s, k in ((5, 2), (6, 3), (8, 4), (16, 8)):
     task(f"dynamic-obstacles-{s}x{s}", s, s, L.gen_dynamic_obstacles(s, k), L.OBSTACLE_MISSION,
          GOAL_R + f"{k} obstacles ● move to a random neighbouring free cell every turn (before "
                   "you move); moving into one ends the episode with reward 0.", n_obstacles=k)
-task("distshift1", 7, 9, L.gen_distshift(2), L.LAVA_MISSION, LAVA_R + "Two lava strips.")
-task("distshift2", 7, 9, L.gen_distshift(5), L.LAVA_MISSION, LAVA_R + "Two lava strips.")
+task("distshift1", 7, 9, L.gen_distshift(), L.LAVA_MISSION, LAVA_R + "Two lava strips.",
+     level=dict(strip2_row=2))
+task("distshift2", 7, 9, L.gen_distshift(), L.LAVA_MISSION, LAVA_R + "Two lava strips.",
+     level=dict(strip2_row=5))
 for s, n in ((5, 2), (6, 2), (8, 3)):
     task(f"fetch-{s}x{s}-n{n}", s, s, L.gen_fetch(s, n), L.FETCH_MISSIONS,
          f"Pick up an object matching the mission ({n} keys/balls lie in the room). Picking up any "

@@ -1,0 +1,95 @@
+"""Cold compile CPU-seconds of the whole registry, one compile per distinct program.
+
+    python bench/compile_registry.py                      # every id, B = 4096
+    python bench/compile_registry.py --tasks 'minigrid/*' --batch 1024 --json out.json
+
+A program is what `glyphjax.programs` groups: envs of one engine and one static config (ids
+that differ only in traced params). Per program: `jax.jit(...).lower(...).compile()` of the
+vmapped reset, step and render at batch B, params passed as a jit argument (so every variant of
+the program reuses the compile); `jax.clear_caches()` before each program; the persistent
+compilation cache is off. On a tree without `glyphjax.programs` every id is its own program.
+Figures are process CPU seconds (robust to load on a shared machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+import jax
+import jax.numpy as jnp
+
+import glyphjax
+
+PARTS = ("reset", "step", "render")
+
+
+def distinct_programs(ids: list[str]) -> dict[str, list[str]]:
+    """{program name: ids}: `glyphjax.programs` where it exists, else one program per id."""
+    if hasattr(glyphjax, "programs"):
+        return glyphjax.programs(ids)
+    return {i: [i] for i in ids}
+
+
+def _cpu_compile(fn, *args) -> float:
+    c = time.process_time()
+    jax.jit(fn).lower(*args).compile()
+    return time.process_time() - c
+
+
+def program_compile_seconds(task_id: str, b: int) -> dict[str, float]:
+    """CPU-s to compile vmapped reset, step and render of one id's program at batch b."""
+    env = glyphjax.make(task_id)
+    params = env.default_params()
+    keys = jax.random.split(jax.random.PRNGKey(0), b)
+    reset = jax.vmap(lambda k, p: env.reset(k, p), in_axes=(0, None))
+    step = jax.vmap(lambda k, s, a, p: env.step(k, s, a, p), in_axes=(0, 0, 0, None))
+    render = jax.vmap(lambda s, p: env.render(s, p), in_axes=(0, None))
+    states = jax.eval_shape(reset, keys, params)
+    actions = jax.ShapeDtypeStruct((b,), jnp.int32)
+    jax.clear_caches()
+    return {"reset": _cpu_compile(reset, keys, params),
+            "step": _cpu_compile(step, keys, states, actions, params),
+            "render": _cpu_compile(render, states, params)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tasks", nargs="+", default=["*"], help="task ids or globs")
+    ap.add_argument("--batch", type=int, default=4096)
+    ap.add_argument("--json", default=None, help="also write the per-program figures here")
+    args = ap.parse_args(argv)
+    jax.config.update("jax_enable_compilation_cache", False)
+    try:
+        ids = glyphjax.task_ids(args.tasks)
+    except glyphjax.UnknownTaskError as e:
+        print(f"compile_registry: error: {e}", file=sys.stderr)
+        return 2
+    _cpu_compile(lambda x: x + 1, jnp.zeros(3))  # JAX's one-off start-up cost
+    progs = distinct_programs(ids)
+    rows = {}
+    for name, members in progs.items():
+        rows[name] = program_compile_seconds(members[0], args.batch)
+        print(f"{name} ({len(members)} ids): " + ", ".join(f"{p} {rows[name][p]:.2f}" for p in PARTS),
+              file=sys.stderr, flush=True)
+    total = sum(sum(r.values()) for r in rows.values())
+    print(f"{len(ids)} ids, {len(progs)} distinct programs, B={args.batch}: total cold compile "
+          f"{total:.1f} CPU-s (reset + step + render); load averages "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
+    for suite in sorted({i.split('/')[0] for i in ids}):
+        names = [n for n, m in progs.items() if m[0].startswith(suite + "/")]
+        n_ids = sum(len(progs[n]) for n in names)
+        cpu = sum(sum(rows[n].values()) for n in names)
+        print(f"  {suite}: {n_ids} ids, {len(names)} programs, {cpu:.1f} CPU-s")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"batch": args.batch, "ids": len(ids), "programs": {n: {"ids": progs[n], **rows[n]}
+                                                                         for n in progs}}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
