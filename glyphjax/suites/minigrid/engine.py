@@ -5,9 +5,10 @@ the packed item a box holds, 0 = empty). Coordinates are (row, col); directions 
 MiniGrid: 0 east, 1 south, 2 west, 3 north. Each mechanic has one implementation here
 (`forward_passable`, pickup, drop, `toggle_cell`, `move_obstacles`, lava and goal checks) and a
 task only chooses a generator (levels.py) and a few success flags (`TaskConfig`). What fixes
-the compiled program is static (grid size, step budget, generator graph, obstacle count, view);
-the success flags and the generator's level numbers are traced `MiniGridParams`, so tasks that
-share the static part share one program and a vmapped batch can mix them.
+the compiled program is static (grid size, step budget, generator graph, obstacle count, view,
+and which success rules the program contains); whether each contained rule applies and the
+generator's level numbers are traced `MiniGridParams`, so tasks that share the static part share
+one program and a vmapped batch can mix them.
 
 Reward: success pays `1 - 0.9 * t / T` (t = turns taken including this one, T = max_steps),
 failure (lava, wrong object, wrong choice, obstacle hit, DONE away from the target) ends the
@@ -133,6 +134,9 @@ class Level:
     obstacles: jax.Array = None
 
 
+RULES = ("goal", "pickup_target", "wrong_pickup_fails", "unlock", "goto", "putnear", "redblue", "memory")
+
+
 # success / failure rules a task can switch on (host-side declaration; `params_of` makes them traced)
 @dataclasses.dataclass(frozen=True)
 class TaskConfig:
@@ -153,11 +157,20 @@ class TaskConfig:
     n_obstacles: int = 0
     partial: bool = False  # 7x7 egocentric view instead of the full grid
     level: tuple[tuple[str, int], ...] = ()  # traced generator inputs (name, value), e.g. random_start
+    also_compile: tuple[str, ...] = ()  # RULES compiled in though off here (variants that use them share the program)
+
+    def compiled_rules(self) -> frozenset[str]:
+        """The success / failure rules the program contains: the task's own plus `also_compile`
+        (a rule left out costs nothing at run or compile time; one compiled in but off is a no-op)."""
+        unknown = set(self.also_compile) - set(RULES)
+        if unknown:
+            raise ValueError(f"TaskConfig.also_compile: unknown rules {sorted(unknown)}; valid: {', '.join(RULES)}")
+        return frozenset(r for r in RULES if getattr(self, r)) | frozenset(self.also_compile)
 
     def static_key(self) -> tuple:
-        """What fixes the compiled program: shapes, step budget, generator graph and view."""
+        """What fixes the compiled program: shapes, step budget, generator graph, view, rules."""
         return (self.height, self.width, self.max_steps, self.generator, self.n_obstacles, self.partial,
-                tuple(name for name, _ in self.level))
+                tuple(name for name, _ in self.level), tuple(sorted(self.compiled_rules())))
 
 
 @struct.dataclass
@@ -267,31 +280,44 @@ def move_obstacles(key, grid, obstacles, agent_pos):
     return flat.reshape(h, w), jnp.stack([cells // w, cells % w], -1).astype(jnp.int32)
 
 
-def task_outcome(s: MiniGridState, p: MiniGridParams, action, grid, pos, fwd, front, new_front,
-                 picks, drops):
-    """(success, fail, wrong pickup) of a turn under the rules p switches on; lava always fails.
-    `grid`, `pos`: after the move; `front`, `new_front`: the cell ahead before / after the action."""
+def task_outcome(rules: frozenset[str], s: MiniGridState, p: MiniGridParams, action, grid, pos, fwd,
+                 front, new_front, picks, drops):
+    """(success, fail, wrong pickup) of a turn: each rule in `rules` (static: compiled in) counts
+    where its traced flag in p is on; lava always fails. `grid`, `pos`: after the move; `front`,
+    `new_front`: the cell ahead before / after the action."""
     toggles = action == TOGGLE
     here = cell_type(grid[pos[0], pos[1]])
-    match = item_of(front) == s.target_item
-    wrong = p.wrong_pickup_fails & picks & ~match
-    unlocked = (toggles & (cell_type(front) == DOOR) & (cell_state(front) == LOCKED)
-                & (cell_state(new_front) == OPEN))
-    dr = jnp.abs(s.pos - s.target)
-    near_goto = jnp.where(p.goto == 1, dr.max() <= 1, dr.sum() == 1)
-    goto = p.goto > 0
-    near_put = jnp.abs(fwd - s.target).max() <= 1
-    # opening the blue door (always) ends the episode, so red-after-blue cannot occur
-    red_before = cell_state(s.grid[s.target[0], s.target[1]]) == OPEN
-    blue_opened = ((cell_state(grid[s.aux[0], s.aux[1]]) == OPEN)
-                   & ~(cell_state(s.grid[s.aux[0], s.aux[1]]) == OPEN))
-    success = ((p.goal & (here == GOAL)) | (p.pickup_target & picks & match) | (p.unlock & unlocked)
-               | (goto & (action == DONE) & near_goto) | (p.putnear & drops & near_put)
-               | (p.redblue & blue_opened & red_before) | (p.memory & jnp.all(pos == s.target)))
-    fail = ((here == LAVA) | (goto & (((action == DONE) & ~near_goto) | toggles))
-            | (p.putnear & (action == DROP) & (s.carry != 0) & ~(drops & near_put))
-            | (p.redblue & blue_opened & ~red_before) | (p.memory & jnp.all(pos == s.aux)) | wrong)
-    return success, fail, wrong
+    success, fail, wrong = jnp.bool_(False), here == LAVA, jnp.bool_(False)
+    if "goal" in rules:
+        success = success | (p.goal & (here == GOAL))
+    if rules & {"pickup_target", "wrong_pickup_fails"}:
+        match = item_of(front) == s.target_item
+        if "pickup_target" in rules:
+            success = success | (p.pickup_target & picks & match)
+        if "wrong_pickup_fails" in rules:
+            wrong = p.wrong_pickup_fails & picks & ~match
+    if "unlock" in rules:
+        success = success | (p.unlock & toggles & (cell_type(front) == DOOR) & (cell_state(front) == LOCKED)
+                             & (cell_state(new_front) == OPEN))
+    if "goto" in rules:
+        dr = jnp.abs(s.pos - s.target)
+        near = jnp.where(p.goto == 1, dr.max() <= 1, dr.sum() == 1)
+        success = success | ((p.goto > 0) & (action == DONE) & near)
+        fail = fail | ((p.goto > 0) & (((action == DONE) & ~near) | toggles))
+    if "putnear" in rules:
+        near = jnp.abs(fwd - s.target).max() <= 1
+        success = success | (p.putnear & drops & near)
+        fail = fail | (p.putnear & (action == DROP) & (s.carry != 0) & ~(drops & near))
+    if "redblue" in rules:  # opening the blue door (always) ends the episode: red-after-blue cannot occur
+        red_before = cell_state(s.grid[s.target[0], s.target[1]]) == OPEN
+        blue_opened = ((cell_state(grid[s.aux[0], s.aux[1]]) == OPEN)
+                       & (cell_state(s.grid[s.aux[0], s.aux[1]]) != OPEN))
+        success = success | (p.redblue & blue_opened & red_before)
+        fail = fail | (p.redblue & blue_opened & ~red_before)
+    if "memory" in rules:
+        success = success | (p.memory & jnp.all(pos == s.target))
+        fail = fail | (p.memory & jnp.all(pos == s.aux))
+    return success, fail | wrong, wrong
 
 
 def engine_step(cfg: TaskConfig, key, s: MiniGridState, action, p: MiniGridParams):
@@ -319,7 +345,8 @@ def engine_step(cfg: TaskConfig, key, s: MiniGridState, action, p: MiniGridParam
     grid = grid.at[fwd[0], fwd[1]].set(new_front)
     carry = jnp.where(picks, front, jnp.where(drops, 0, s.carry))
 
-    success, fail, wrong = task_outcome(s, p, action, grid, pos, fwd, front, new_front, picks, drops)
+    success, fail, wrong = task_outcome(cfg.compiled_rules(), s, p, action, grid, pos, fwd, front, new_front,
+                                        picks, drops)
     fail = fail | hit_obstacle
     lava = cell_type(grid[pos[0], pos[1]]) == LAVA
     success = success & ~fail
