@@ -9,7 +9,8 @@ For each family (the ids of one `glyphjax.programs` group), the same total batch
 - N programs: each variant's own jitted scan over B/N envs with its params baked in as
   constants (what a compile per id gave): N compiles.
 Compile is process CPU-s of trace + lower + compile (persistent cache off, `jax.clear_caches()`
-before each); steps/s is env steps per wall second (median of --repeats runs after a warm-up).
+before each); steps/s is env steps per process CPU-second (median of --repeats runs after a
+warm-up; CPU time rather than wall time, which a shared machine's load swings).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import time
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 import glyphjax
 from glyphjax.core.rollout import AutoReset
@@ -55,13 +55,14 @@ def compile_cpu(fn, *args):
     return compiled, time.process_time() - c
 
 
-def wall_median(run, repeats: int) -> float:
-    jax.block_until_ready(run())  # warm-up
+def cpu_median(run, repeats: int) -> float:
+    """Median process CPU-s of run() (after one warm-up call)."""
+    jax.block_until_ready(run())
     times = []
     for _ in range(repeats):
-        t = time.perf_counter()
+        t = time.process_time()
         jax.block_until_ready(run())
-        times.append(time.perf_counter() - t)
+        times.append(time.process_time() - t)
     return statistics.median(times)
 
 
@@ -75,14 +76,14 @@ def compare(family: str, b: int, n_steps: int, repeats: int) -> dict:
     key = jax.random.PRNGKey(0)
     mixed = glyphjax.stack_params([envs[i % n] for i in range(per * n)])
     one, one_cpu = compile_cpu(scan_fn(envs[0], n_steps, True), seeds, mixed, key)
-    one_s = wall_median(lambda: one(seeds, mixed, key), repeats)
+    one_s = cpu_median(lambda: one(seeds, mixed, key), repeats)
     many_cpu, many_s = 0.0, 0.0
     for env in envs:  # params closed over: constants of the compiled program
         params = env.default_params()
         fn = scan_fn(env, n_steps, False)
         compiled, cpu = compile_cpu(lambda s, k, fn=fn, params=params: fn(s, params, k), seeds[:per], key)
         many_cpu += cpu
-        many_s += wall_median(lambda compiled=compiled: compiled(seeds[:per], key), repeats)
+        many_s += cpu_median(lambda compiled=compiled: compiled(seeds[:per], key), repeats)
     total = per * n * n_steps
     return dict(family=ids, n=n, one_cpu=one_cpu, many_cpu=many_cpu, one_sps=total / one_s,
                 many_sps=total / many_s)
@@ -103,7 +104,7 @@ def main(argv=None) -> int:
         print(f"variant_programs: error: {e}", file=sys.stderr)
         return 2
     print(f"B={args.batch} envs in all, {args.steps} auto-reset steps per call, median of {args.repeats}\n")
-    print("| program (variants) | N | compile CPU-s: 1 program | N programs | steps/s: 1 program | N programs |")
+    print("| program (variants) | N | compile CPU-s: 1 program | N programs | steps/CPU-s: 1 program | N programs |")
     print("|---|---:|---:|---:|---:|---:|")
     for f in args.family:
         r = compare(f, args.batch, args.steps, args.repeats)
