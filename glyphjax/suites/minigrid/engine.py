@@ -191,11 +191,8 @@ class MiniGridParams:
 
 def params_of(cfg: TaskConfig) -> MiniGridParams:
     """The traced params of a declared task."""
-    b = lambda x: jnp.asarray(bool(x))  # noqa: E731
-    return MiniGridParams(goal=b(cfg.goal), pickup_target=b(cfg.pickup_target),
-                          wrong_pickup_fails=b(cfg.wrong_pickup_fails), unlock=b(cfg.unlock),
-                          goto=jnp.asarray(cfg.goto, jnp.int32), putnear=b(cfg.putnear),
-                          redblue=b(cfg.redblue), memory=b(cfg.memory),
+    flags = {r: jnp.asarray(bool(getattr(cfg, r))) for r in RULES if r != "goto"}
+    return MiniGridParams(**flags, goto=jnp.asarray(cfg.goto, jnp.int32),
                           level={name: jnp.asarray(v, jnp.int32) for name, v in cfg.level})
 
 
