@@ -1,7 +1,8 @@
 """The replay page in a real headless Chromium (Selenium): arrow keys step turns, injected
 `<script>` in model text does not run, filters work, mismatch warnings show.
 
-Needs chromium + chromium-driver (Debian) and selenium: scripts/ci/browser.sh installs them.
+Needs chromium + chromium-driver (Debian) and selenium (the test extra): scripts/ci/browser.sh
+installs the browser on first use.
 """
 
 from __future__ import annotations
@@ -14,15 +15,22 @@ import pytest
 
 from eval.fixtures import write_fixture
 from eval.replay import replay_main, split_observation
+from tests.provision import ensure
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-DRIVER = shutil.which("chromedriver")
 INJECT = ('<script>window.__pwned = 1</script></script><script>window.__pwned = 2</script>'
           '<img src=x onerror="window.__pwned = 3">')
 
-selenium = pytest.importorskip("selenium", reason="run scripts/ci/browser.sh (installs selenium)")
-if not (CHROMIUM and DRIVER):
-    pytest.skip("chromium/chromedriver missing: run scripts/ci/browser.sh", allow_module_level=True)
+
+
+def browser_paths() -> tuple[str | None, str | None]:
+    return (shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome"),
+            shutil.which("chromedriver"))
+
+
+# First use on a fresh machine installs Chromium + chromedriver (scripts/ci/browser.sh); a failed
+# install fails these tests, it never skips them.
+ensure("chromium", lambda: all(browser_paths()), "scripts/ci/browser.sh")
+CHROMIUM, DRIVER = browser_paths()
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
