@@ -26,32 +26,50 @@ import html
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
+
+from rl.trajectory import JsonLines, TruncatedLineWarning
 
 FAILURE_STATUSES = ("no_tag", "unknown_action", "truncated", "empty")
 
 
 # --- reading ------------------------------------------------------------------------------------
 
+SEED_LIMIT = 2 ** 32  # seeds are uint32 (glyphjax.core.rollout keys)
+
+
+def load_trajectory(path: str | os.PathLike) -> tuple[list[dict[str, Any]], int]:
+    """(episode dicts, number of cut-off last lines skipped) of a JSONL trajectory file. A
+    malformed line or record raises ValueError naming the file and line."""
+    lines = JsonLines(path)
+    eps = [_checked_episode(path, i, ep) for i, ep in lines]
+    return eps, lines.skipped
+
+
 def load_episodes(path: str | os.PathLike) -> list[dict[str, Any]]:
-    """Episode dicts of a JSONL trajectory file. A malformed line raises naming file and line."""
-    eps = []
-    with open(path, encoding="utf-8") as f:
-        for i, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                ep = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{path}:{i}: not a JSON line ({e}); is this a trajectory file?") from None
-            missing = [k for k in ("task", "seed", "turns") if k not in ep]
-            if missing:
-                raise ValueError(f"{path}:{i}: episode record lacks {missing}")
-            eps.append(ep)
-    return eps
+    """Episode dicts of a JSONL trajectory file (see load_trajectory)."""
+    return load_trajectory(path)[0]
+
+
+def _checked_episode(path, line: int, ep: Any) -> dict[str, Any]:
+    """The record if it can be replayed; else ValueError saying which field is wrong and how."""
+    where = f"{path}:{line}"
+    if not isinstance(ep, dict):
+        raise ValueError(f"{where}: expected an episode object, got {type(ep).__name__}")
+    missing = [k for k in ("task", "seed", "turns") if k not in ep]
+    if missing:
+        raise ValueError(f"{where}: episode record lacks {missing}")
+    seed = ep["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"{where}: seed {seed!r} is not an integer in [0, 2**32); episodes are "
+                         "replayed from their uint32 seed, so fix or drop this line")
+    if not isinstance(ep["task"], str) or not isinstance(ep["turns"], list):
+        raise ValueError(f"{where}: 'task' must be a string and 'turns' a list")
+    return ep
 
 
 def episode_actions(ep: dict) -> list[int]:
@@ -375,10 +393,15 @@ def replay_main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--no-rebuild", action="store_true", help="show recorded observations, skip the check")
     args = ap.parse_args(argv)
     try:
-        eps = load_episodes(args.file)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TruncatedLineWarning)  # reported below, once
+            eps, skipped = load_trajectory(args.file)
     except (OSError, ValueError) as e:
         print(f"glyphjax-replay: error: {e}", file=sys.stderr)
         raise SystemExit(2)
+    if skipped:
+        print(f"glyphjax-replay: warning: skipped {skipped} cut-off last line of {args.file} "
+              f"(a write interrupted by a crash); {len(eps)} episodes read", file=sys.stderr)
     if args.episode is not None:
         if not 0 <= args.episode < len(eps):
             print(f"glyphjax-replay: error: --episode {args.episode} out of range (file has {len(eps)})", file=sys.stderr)
