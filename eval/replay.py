@@ -22,6 +22,7 @@ shows it as text and never runs it.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import html
 import json
 import os
@@ -139,40 +140,108 @@ def page_data(episodes: Iterable[dict], rebuild: bool = True, progress: bool = F
 def _episode_view(idx: int, ep: dict, rebuild: bool, glyphjax) -> dict:
     """One episode as the page shows it (frames rebuilt and checked when `rebuild`)."""
     rebuilt, bad, error = check_episode(ep) if rebuild else (None, [], None)
-    turns = []
-    for i, turn in enumerate(ep["turns"]):
-        recorded = turn.get("observation") or ""
-        shown = rebuilt[i] if rebuilt else split_observation(recorded)
-        status = turn.get("parse_status", "ok")
-        turns.append({
-            "t": int(turn.get("t", i)), "legend": shown["legend"], "hud": shown["hud"],
-            "grid": shown["grid"], "message": shown["message"],
-            "recorded": recorded if i in bad else None, "mismatch": i in bad,
-            "completion": turn.get("completion") or "", "action": int(turn.get("action", -1)),
-            "action_name": turn.get("action_name") or ("NO ACTION" if int(turn.get("action", -1)) < 0 else ""),
-            "parse_status": status, "parse_failure": status != "ok",
-            "truncated": turn.get("finish_reason") == "length" or status == "truncated",
-            "reward": float(turn.get("reward", 0.0)), "memory": turn.get("memory"),
-        })
+    turns = _turn_views(ep, rebuilt, bad)
     final = None
     if rebuilt:
         f = rebuilt[len(ep["turns"])]
         final = {"t": len(ep["turns"]), "legend": f["legend"], "hud": f["hud"], "grid": f["grid"],
-                 "message": f["message"]}
+                 "message": f["message"], "return_so_far": turns[-1]["return_so_far"] if turns else 0.0}
     try:
-        suite_actions = list(glyphjax.make(ep["task"]).card.actions)
+        card = glyphjax.make(ep["task"]).card
     except glyphjax.UnknownTaskError:
-        suite_actions = []
+        card = None
+    all_logprobs = [x for t in ep["turns"] for x in (t.get("logprobs") or [])]
     return {
         "index": idx, "task": ep["task"], "seed": int(ep["seed"]),
         "return": float(ep.get("return", sum(t.get("reward", 0.0) for t in ep["turns"]))),
         "length": int(ep.get("length", len(ep["turns"]))), "outcome": outcome(ep),
         "policy": ep.get("policy", ""), "harness": ep.get("harness", ""),
+        "system_prompt": ep.get("system_prompt") or "",
+        "prompt_tokens": int(ep.get("prompt_tokens", sum(t["prompt_tokens"] for t in turns))),
+        "completion_tokens": int(ep.get("completion_tokens", sum(t["completion_tokens"] for t in turns))),
+        "logprob_mean": float(np.mean(all_logprobs)) if all_logprobs else None,
         "parse_failures": sum(t["parse_failure"] for t in turns),
         "truncations": sum(t["truncated"] for t in turns),
         "mismatches": bad, "rebuild_error": error, "rebuilt": rebuilt is not None,
-        "actions": suite_actions, "turns": turns, "final": final,
+        "actions": list(card.actions) if card else [], "grid_labels": bool(card and card.grid_labels),
+        "glyphs": glyph_styles(card.glyphs) if card else {}, "turns": turns, "final": final,
     }
+
+
+def _turn_views(ep: dict, rebuilt: list[dict] | None, bad: list[int]) -> list[dict]:
+    """Per turn: the frame, the full prompt's user message, tokens, log-probs and running return."""
+    views, shown_so_far, ret = [], [], 0.0
+    for i, turn in enumerate(ep["turns"]):
+        recorded = turn.get("observation") or ""
+        shown = rebuilt[i] if rebuilt else split_observation(recorded)
+        status = turn.get("parse_status", "ok")
+        action = int(turn.get("action", -1))
+        name = turn.get("action_name")
+        ret += float(turn.get("reward", 0.0))
+        views.append({
+            "t": int(turn.get("t", i)), "legend": shown["legend"], "hud": shown["hud"],
+            "grid": shown["grid"], "message": shown["message"],
+            "recorded": recorded if i in bad else None, "mismatch": i in bad,
+            "completion": turn.get("completion") or "", "action": action,
+            "action_name": name or ("NO ACTION" if action < 0 else ""),
+            "parse_status": status, "parse_failure": status != "ok",
+            "truncated": turn.get("finish_reason") == "length" or status == "truncated",
+            "reward": float(turn.get("reward", 0.0)), "return_so_far": ret, "memory": turn.get("memory"),
+            "user_message": user_message(turn, shown_so_far, recorded or shown.get("text", "")),
+            **token_summary(turn),
+        })
+        shown_so_far.append((recorded or shown.get("text", ""), name if name is not None else f"(no action: {status})"))
+    return views
+
+
+def user_message(turn: dict, earlier: list[tuple[str, str]], observation: str) -> str:
+    """The turn's user message as the rollout engine built it (rl/rollout.py): the observation,
+    the last `history_shown` earlier (observation, action) pairs and the memory block."""
+    from glyphjax.harness.prompt import turn_message
+    k = int(turn.get("history_shown", 0) or 0)
+    return turn_message(observation, earlier[len(earlier) - k:] if k else [], turn.get("memory"))
+
+
+def token_summary(turn: dict) -> dict:
+    """Prompt/completion token counts of the turn's action call (and of its memory update, if
+    any) and the completion's log-prob mean/min."""
+    lp = [float(x) for x in (turn.get("logprobs") or [])]
+    mu = turn.get("memory_update") or {}
+    return {  # the action call's own ids when recorded, else the turn totals
+        "prompt_tokens": len(turn.get("prompt_ids") or []) or int(turn.get("prompt_tokens") or 0),
+        "completion_tokens": len(turn.get("completion_ids") or []) or int(turn.get("completion_tokens") or 0),
+        "memory_update_tokens": ([len(mu.get("prompt_ids") or []), len(mu.get("completion_ids") or [])]
+                                 if mu else None),
+        "logprob_mean": sum(lp) / len(lp) if lp else None,
+        "logprob_min": min(lp) if lp else None,
+    }
+
+
+# Meaning words with a conventional colour (first match wins): named colours, then kinds of cell.
+NAMED_COLOURS: tuple[tuple[str, str], ...] = (
+    ("red", "#c62828"), ("green", "#2e7d32"), ("blue", "#1565c0"), ("purple", "#7b1fa2"),
+    ("yellow", "#b8860b"), ("orange", "#e65100"), ("pink", "#c2185b"), ("cyan", "#00838f"),
+    ("brown", "#6d4c41"), ("grey", "#616161"), ("gray", "#616161"), ("white", "#9e9e9e"),
+    ("black", "#212121"), ("wall", "#546e7a"), ("floor", "#b0b0b0"), ("empty", "#b0b0b0"),
+    ("lava", "#e65100"), ("water", "#1565c0"), ("you", "#d50000"),
+)
+
+
+def glyph_colour(meaning: str) -> str:
+    """A colour for a glyph meaning, the same in every task and run: the colour its words name
+    ("green key", "wall", "lava"), else a hue from a hash of the meaning."""
+    words = [w.strip(",.;:()") for w in meaning.lower().split()]
+    for word, colour in NAMED_COLOURS:
+        if word in words:
+            return colour
+    digest = hashlib.sha1(" ".join(words).encode("utf-8")).digest()
+    hue = int.from_bytes(digest[:2], "big") % 360
+    return f"hsl({hue},{60 + digest[3] % 30}%,{(28, 36, 44)[digest[2] % 3]}%)"
+
+
+def glyph_styles(glyphs: dict[str, str]) -> dict[str, dict[str, str]]:
+    """glyph -> {meaning, colour} for a card's glyph table (the page colours cells and legend)."""
+    return {g: {"meaning": m, "color": glyph_colour(m)} for g, m in glyphs.items()}
 
 
 # --- HTML -----------------------------------------------------------------------------------------
@@ -186,155 +255,15 @@ def json_for_script(obj: Any) -> str:
 
 
 def build_html(data: list[dict], title: str = "glyphjax replay") -> str:
-    return (PAGE.replace("__TITLE__", html.escape(title))
+    """The self-contained page: template eval/replay_page.html with the embedded fonts, the title
+    and the episode data (substituted last, so no data text is ever read as a placeholder)."""
+    from eval.glyph_font import font_face_css
+    page = PAGE_TEMPLATE.read_text(encoding="utf-8")
+    return (page.replace("__FONTS__", font_face_css()).replace("__TITLE__", html.escape(title))
             .replace("__DATA__", json_for_script(data)))
 
 
-PAGE = r"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<title>__TITLE__</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:0;display:flex;height:100vh;color:#222}
-#side{width:300px;border-right:1px solid #ccc;overflow:auto;padding:8px;flex:none}
-#main{flex:1;overflow:auto;padding:10px 16px}
-.ep{padding:4px;cursor:pointer;border-bottom:1px solid #eee;font-size:13px}
-.ep.sel{background:#dbe9ff}.ep .bad{color:#b00}
-pre{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;margin:0;line-height:1.15}
-#grid{font-size:20px;background:#fafafa;border:1px solid #ddd;padding:6px;display:inline-block}
-.row{display:flex;gap:18px;flex-wrap:wrap;align-items:flex-start}
-.box{border:1px solid #ddd;padding:6px;margin:6px 0;max-width:900px}
-.box h4{margin:0 0 4px 0;font-size:12px;color:#666;text-transform:uppercase}
-#completion{white-space:pre-wrap;font-size:13px;max-height:320px;overflow:auto}
-#timeline span{display:inline-block;width:9px;height:14px;margin:0 1px;background:#9c9;cursor:pointer}
-#timeline span.fail{background:#d33}#timeline span.trunc{background:#e90}#timeline span.cur{outline:2px solid #000}
-#timeline span.mism{border-bottom:3px solid #70f}
-.warn{background:#fff3cd;border:1px solid #e0c060;padding:6px;margin:6px 0}
-.status-bad{color:#b00;font-weight:bold}
-label{font-size:13px;display:block;margin:4px 0}
-</style></head>
-<body>
-<div id="side">
- <b>__TITLE__</b>
- <label>task <select id="f-task"><option value="">all</option></select></label>
- <label>seed <input id="f-seed" size="12" placeholder="any"></label>
- <label>outcome <select id="f-outcome">
-  <option value="">all</option><option value="terminated">terminated</option>
-  <option value="truncated">truncated</option><option value="unfinished">unfinished</option>
-  <option value="parse">with parse failures</option><option value="trunc">with truncated completions</option>
-  <option value="positive">return &gt; 0</option><option value="mismatch">frame mismatches</option>
- </select></label>
- <div id="count"></div>
- <div id="list"></div>
-</div>
-<div id="main">
- <div id="header"></div>
- <div id="warnings"></div>
- <div>
-  <button id="first">&laquo; first</button><button id="prev">&#x25C0; prev</button>
-  <span id="pos"></span>
-  <button id="next">next &#x25B6;</button><button id="last">last &raquo;</button>
-  <label style="display:inline">jump to turn <input id="jump" size="4"></label>
-  <span style="font-size:12px;color:#666">(arrow keys step)</span>
- </div>
- <div id="timeline"></div>
- <div class="row">
-  <div><div class="box"><h4>grid</h4><pre id="grid"></pre></div>
-       <div class="box"><h4>HUD</h4><pre id="hud"></pre></div>
-       <div class="box"><h4>message</h4><pre id="message"></pre></div></div>
-  <div><div class="box"><h4>legend</h4><pre id="legend"></pre></div>
-       <div class="box"><h4>action</h4><div id="action"></div></div>
-       <div class="box" id="memory-box"><h4>memory</h4><pre id="memory"></pre></div></div>
- </div>
- <div class="box"><h4>model output (reasoning and action)</h4><div id="completion"></div></div>
- <div class="box" id="recorded-box"><h4>recorded observation (differs from the rebuilt frame)</h4><pre id="recorded"></pre></div>
-</div>
-<script type="application/json" id="episode-data">__DATA__</script>
-<script>
-"use strict";
-const DATA = JSON.parse(document.getElementById("episode-data").textContent);
-const $ = (id) => document.getElementById(id);
-let visible = [], cur = null, turn = 0;
-function frames(ep) { return ep.final ? ep.turns.concat([ep.final]) : ep.turns; }
-function setText(id, s) { $(id).textContent = (s === null || s === undefined) ? "" : String(s); }
-function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
-const tasks = [...new Set(DATA.map(e => e.task))].sort();
-for (const t of tasks) { const o = el("option", t); o.value = t; $("f-task").appendChild(o); }
-function matches(ep) {
-  const t = $("f-task").value, s = $("f-seed").value.trim(), o = $("f-outcome").value;
-  if (t && ep.task !== t) return false;
-  if (s && String(ep.seed) !== s) return false;
-  if (o === "parse") return ep.parse_failures > 0;
-  if (o === "trunc") return ep.truncations > 0;
-  if (o === "positive") return ep["return"] > 0;
-  if (o === "mismatch") return ep.mismatches.length > 0 || ep.rebuild_error;
-  if (o && ep.outcome !== o) return false;
-  return true;
-}
-function renderList() {
-  visible = DATA.filter(matches);
-  const list = $("list"); list.replaceChildren();
-  setText("count", visible.length + " of " + DATA.length + " episodes");
-  for (const ep of visible) {
-    const d = el("div", undefined, "ep" + (cur === ep ? " sel" : ""));
-    d.dataset.index = ep.index;
-    d.appendChild(el("span", ep.task + " seed " + ep.seed + " — return " + ep["return"].toFixed(3) + ", " + ep.length + " turns, " + ep.outcome));
-    if (ep.parse_failures) d.appendChild(el("span", " ✗" + ep.parse_failures + " parse", "bad"));
-    if (ep.truncations) d.appendChild(el("span", " ✂" + ep.truncations, "bad"));
-    if (ep.mismatches.length || ep.rebuild_error) d.appendChild(el("span", " ⚠", "bad"));
-    d.onclick = () => select(ep);
-    list.appendChild(d);
-  }
-  if (visible.length && (!cur || !visible.includes(cur))) select(visible[0]);
-  if (!visible.length) { cur = null; $("header").textContent = "no episode matches the filters"; }
-}
-function select(ep) { cur = ep; turn = 0; for (const d of $("list").children) d.classList.toggle("sel", Number(d.dataset.index) === ep.index); show(); }
-function show() {
-  if (!cur) return;
-  const fs = frames(cur); turn = Math.max(0, Math.min(turn, fs.length - 1));
-  const f = fs[turn], isFinal = cur.final && turn === fs.length - 1;
-  setText("header", cur.task + " · seed " + cur.seed + " · return " + cur["return"].toFixed(4) + " · " + cur.length + " turns · " + cur.outcome + (cur.policy ? " · " + cur.policy : "") + (cur.harness ? " · harness " + cur.harness : ""));
-  const w = $("warnings"); w.replaceChildren();
-  if (cur.rebuild_error) w.appendChild(el("div", "Frames not rebuilt: " + cur.rebuild_error + " (showing recorded observations)", "warn"));
-  if (cur.mismatches.length) w.appendChild(el("div", "Warning: the recorded observation disagrees with the frame rebuilt from (task, seed, actions) at turn(s) " + cur.mismatches.join(", ") + ".", "warn"));
-  setText("pos", "turn " + turn + " / " + (fs.length - 1) + (isFinal ? " (final state)" : ""));
-  setText("grid", f.grid); setText("hud", f.hud); setText("message", f.message); setText("legend", f.legend);
-  $("grid").dataset.turn = turn;
-  const a = $("action"); a.replaceChildren();
-  if (isFinal) { a.appendChild(el("div", "episode over")); }
-  else {
-    a.appendChild(el("div", "action: " + f.action_name + " (" + f.action + ")"));
-    a.appendChild(el("div", "parse: " + f.parse_status + (f.truncated ? " (completion truncated)" : ""), f.parse_failure ? "status-bad" : ""));
-    a.appendChild(el("div", "reward: " + f.reward));
-  }
-  setText("completion", isFinal ? "" : f.completion);
-  const hasMem = !isFinal && f.memory !== null && f.memory !== undefined;
-  $("memory-box").style.display = hasMem ? "" : "none"; setText("memory", hasMem ? f.memory : "");
-  $("recorded-box").style.display = (!isFinal && f.recorded) ? "" : "none"; setText("recorded", isFinal ? "" : (f.recorded || ""));
-  const tl = $("timeline"); tl.replaceChildren();
-  fs.forEach((g, i) => {
-    const s = el("span"); s.title = "turn " + i + (g.parse_status && g.parse_status !== "ok" ? " — " + g.parse_status : "");
-    if (g.parse_failure) s.classList.add("fail"); else if (g.truncated) s.classList.add("trunc");
-    if (g.mismatch) s.classList.add("mism"); if (i === turn) s.classList.add("cur");
-    s.onclick = () => { turn = i; show(); }; tl.appendChild(s);
-  });
-}
-function go(d) { turn += d; show(); }
-$("prev").onclick = () => go(-1); $("next").onclick = () => go(1);
-$("first").onclick = () => { turn = 0; show(); }; $("last").onclick = () => { turn = 1e9; show(); };
-$("jump").onchange = () => { const v = parseInt($("jump").value, 10); if (!isNaN(v)) { turn = v; show(); } };
-document.addEventListener("keydown", (e) => {
-  if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
-  if (e.key === "ArrowRight") { go(1); e.preventDefault(); }
-  else if (e.key === "ArrowLeft") { go(-1); e.preventDefault(); }
-  else if (e.key === "Home") { turn = 0; show(); } else if (e.key === "End") { turn = 1e9; show(); }
-});
-for (const id of ["f-task", "f-outcome"]) $(id).onchange = renderList;
-$("f-seed").oninput = renderList;
-renderList();
-</script>
-</body></html>
-"""
+PAGE_TEMPLATE = Path(__file__).with_name("replay_page.html")
 
 
 # --- terminal replay ------------------------------------------------------------------------------
