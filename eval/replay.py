@@ -22,6 +22,8 @@ shows it as text and never runs it.
 from __future__ import annotations
 
 import argparse
+import colorsys
+import contextlib
 import hashlib
 import html
 import json
@@ -29,10 +31,11 @@ import os
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence, TextIO
 
 import numpy as np
 
+from eval.keys import EOF, cbreak, is_terminal, read_key
 from rl.trajectory import JsonLines, TruncatedLineWarning
 
 FAILURE_STATUSES = ("no_tag", "unknown_action", "truncated", "empty")
@@ -228,15 +231,15 @@ NAMED_COLOURS: tuple[tuple[str, str], ...] = (
 
 
 def glyph_colour(meaning: str) -> str:
-    """A colour for a glyph meaning, the same in every task and run: the colour its words name
-    ("green key", "wall", "lava"), else a hue from a hash of the meaning."""
+    """A colour (#rrggbb) for a glyph meaning, the same in every task and run: the colour its
+    words name ("green key", "wall", "lava"), else a hue from a hash of the meaning."""
     words = [w.strip(",.;:()") for w in meaning.lower().split()]
     for word, colour in NAMED_COLOURS:
         if word in words:
             return colour
     digest = hashlib.sha1(" ".join(words).encode("utf-8")).digest()
-    hue = int.from_bytes(digest[:2], "big") % 360
-    return f"hsl({hue},{60 + digest[3] % 30}%,{(28, 36, 44)[digest[2] % 3]}%)"
+    hue, sat, light = int.from_bytes(digest[:2], "big") / 65536, 0.6 + digest[3] % 30 / 100, (0.28, 0.36, 0.44)[digest[2] % 3]
+    return "#" + "".join(f"{round(255 * v):02x}" for v in colorsys.hls_to_rgb(hue, light, sat))
 
 
 def glyph_styles(glyphs: dict[str, str]) -> dict[str, dict[str, str]]:
@@ -268,43 +271,115 @@ PAGE_TEMPLATE = Path(__file__).with_name("replay_page.html")
 
 # --- terminal replay ------------------------------------------------------------------------------
 
-def tui_replay(data: list[dict], interactive: bool, console=None) -> None:
-    """Turn-by-turn replay with rich panels; Enter = next, p = previous, q = next episode."""
-    from rich.console import Console, Group
-    from rich.panel import Panel
-    from rich.text import Text
+def tui_replay(data: list[dict], interactive: bool, console=None, keys: TextIO | None = None) -> None:
+    """Turn-by-turn replay with rich panels: grid (coloured by glyph meaning) beside its legend,
+    HUD, message, action, per-turn stats and model output. Interactive (reading `keys`, default
+    stdin): Enter/space/→ next turn, ←/p previous, n next episode, q quits."""
+    from rich.console import Console
     console = console or Console()
-    for ep in data:
-        fs = ep["turns"] + ([ep["final"]] if ep["final"] else [])
-        console.rule(f"{ep['task']} seed {ep['seed']} · return {ep['return']:.4f} · {ep['length']} turns · {ep['outcome']}")
-        if ep["rebuild_error"]:
-            console.print(f"[yellow]{ep['rebuild_error']}[/yellow]")
-        if ep["mismatches"]:
-            console.print(f"[yellow]recorded observation differs from the rebuilt frame at turns {ep['mismatches']}[/yellow]")
-        i = 0
-        while 0 <= i < len(fs):
-            f = fs[i]
-            final = ep["final"] is not None and i == len(fs) - 1
-            body = [Text(f["grid"]), Text(f["hud"], style="bold")]
-            if f["message"]:
-                body.append(Text(f["message"], style="italic"))
-            if not final:
-                status = f["parse_status"] + (" (truncated)" if f["truncated"] else "")
-                body.append(Text(f"action {f['action_name']} ({f['action']}) · parse {status} · reward {f['reward']:+.4f}",
-                                 style="red" if f["parse_failure"] else "green"))
-                if f.get("memory"):
-                    body.append(Panel(Text(f["memory"]), title="memory"))
-                if f["completion"]:
-                    body.append(Panel(Text(f["completion"]), title="model output"))
-            console.print(Panel(Group(*body), title=f"turn {i}" + (" (final)" if final else "")
-                                + (" ⚠ mismatch" if (not final and f["mismatch"]) else "")))
-            if interactive:
-                key = input("[Enter] next  [p] previous  [q] next episode > ").strip().lower()
-                if key == "q":
+    keys = keys or sys.stdin
+    on_terminal = interactive and is_terminal(keys)
+    with cbreak(keys) if on_terminal else contextlib.nullcontext():
+        for ep in data:
+            fs = ep["turns"] + ([ep["final"]] if ep["final"] else [])
+            i = 0
+            while 0 <= i < len(fs):
+                if on_terminal:
+                    console.clear()
+                if i == 0 or on_terminal:
+                    _tui_episode_header(console, ep)
+                console.print(_tui_turn_panel(ep, fs, i))
+                if not interactive:
+                    i += 1
+                    continue
+                command = _tui_command(keys, console, on_terminal)
+                if command == "quit":
+                    return
+                if command == "episode":
                     break
-                i += -1 if key == "p" else 1
-            else:
-                i += 1
+                i = max(0, i - 1) if command == "prev" else i + 1
+
+
+def _tui_episode_header(console, ep: dict) -> None:
+    console.rule(f"{ep['task']} seed {ep['seed']} · return {ep['return']:.4f} · {ep['length']} turns · {ep['outcome']}")
+    if ep["rebuild_error"]:
+        console.print(f"[yellow]{ep['rebuild_error']}[/yellow]")
+    if ep["mismatches"]:
+        console.print(f"[yellow]recorded observation differs from the rebuilt frame at turns {ep['mismatches']}[/yellow]")
+
+
+def _tui_grid(text: str, ep: dict):
+    """The grid as rich Text, each glyph in its meaning's colour (labels and unknowns plain)."""
+    from rich.text import Text
+    out = Text()
+    label_rows = 1 if ep.get("grid_labels") else 0
+    rows = text.split("\n")
+    label_cols = len(str(len(rows) - 2)) + 1 if label_rows else 0
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            style = ep["glyphs"].get(ch) if r >= label_rows and c >= label_cols else None
+            out.append(ch, style=style["color"] if style else "dim" if label_rows else None)
+        if r < len(rows) - 1:
+            out.append("\n")
+    return out
+
+
+def _tui_legend(text: str, ep: dict):
+    from rich.text import Text
+    out = Text()
+    for k, line in enumerate(text.split("\n") if text else []):
+        style = ep["glyphs"].get(line[:1])
+        out.append(("\n" if k else "") + line[:1], style=style["color"] if style else None)
+        out.append(line[1:])
+    return out
+
+
+def _tui_turn_panel(ep: dict, fs: list[dict], i: int):
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+    f = fs[i]
+    final = ep["final"] is not None and i == len(fs) - 1
+    top = Table.grid(padding=(0, 3))
+    top.add_row(_tui_grid(f["grid"], ep), Panel(_tui_legend(f["legend"], ep), title="legend", expand=False))
+    body = [top, Text(f["hud"], style="bold")]
+    if f["message"]:
+        body.append(Text(f["message"], style="italic"))
+    body.append(Text(f"return so far {f.get('return_so_far', 0.0):+.4f}"))
+    if not final:
+        status = f["parse_status"] + (" (truncated)" if f["truncated"] else "")
+        body.append(Text(f"action {f['action_name']} ({f['action']}) · parse {status} · reward {f['reward']:+.4f}",
+                         style="red" if f["parse_failure"] else "green"))
+        lp = ("" if f.get("logprob_mean") is None
+              else f" · log-prob mean {f['logprob_mean']:.3f} min {f['logprob_min']:.3f}")
+        body.append(Text(f"tokens {f.get('prompt_tokens', 0)} prompt / {f.get('completion_tokens', 0)} completion{lp}",
+                         style="dim"))
+        if f.get("memory"):
+            body.append(Panel(Text(f["memory"]), title="memory"))
+        if f["completion"]:
+            body.append(Panel(Text(f["completion"]), title="model output"))
+    return Panel(Group(*body), title=f"turn {i}" + (" (final)" if final else "")
+                 + (" ⚠ mismatch" if (not final and f["mismatch"]) else ""))
+
+
+TUI_HELP = "[Enter/→] next  [←/p] previous  [n] next episode  [q] quit"
+
+
+def _tui_command(keys: TextIO, console, on_terminal: bool) -> str:
+    """"next" | "prev" | "episode" | "quit" from one key (terminal) or one line (pipe); EOF quits."""
+    console.print(TUI_HELP + " > ", end="", markup=False, highlight=False)
+    if on_terminal:
+        key = read_key(keys)
+    else:
+        line = keys.readline()
+        key = EOF if not line else line.strip().lower()
+    console.print("")
+    if key in (EOF, "q", "quit"):
+        return "quit"
+    if key in ("LEFT", "p"):
+        return "prev"
+    return "episode" if key == "n" else "next"
 
 
 # --- CLI ----------------------------------------------------------------------------------------------

@@ -153,3 +153,32 @@ def test_glyph_colour__same_meaning_same_colour_in_every_task():
     assert all(len(c) == 1 for c in colours.values())
     assert glyph_colour("green key") == glyph_colour("Green  door") != glyph_colour("red door")
     assert glyph_colour("wall") != glyph_colour("empty floor")
+
+
+def _tui(data, typed: str | None) -> str:
+    from rich.console import Console
+    import io
+    buf = io.StringIO()
+    tui_replay(data, interactive=typed is not None, console=Console(file=buf, width=160),
+               keys=io.StringIO(typed or ""))
+    return buf.getvalue()
+
+
+def test_replay_tui__shows_the_legend_of_each_turn(recorded_run):
+    data = page_data(load_episodes(recorded_run)[:1])
+    out = _tui(data, None)
+    for line in data[0]["turns"][0]["legend"].splitlines():
+        assert line in out, f"legend line {line!r} missing"
+    assert "legend" in out
+
+
+def test_replay_tui__q_quits_n_skips_episode_p_goes_back(recorded_run):
+    eps = load_episodes(recorded_run)
+    data = page_data([eps[0], eps[3], eps[4]])
+    headers = [f"{d['task']} seed {d['seed']} ·" for d in data]
+    out = _tui(data, "\n\np\nn\nq\n")  # turns 0, 1, 2, back to 1, next episode (turn 0), quit
+    assert headers[0] in out and headers[1] in out and headers[2] not in out, "q must stop the whole replay"
+    first, second = out.split(headers[1])
+    assert re.findall(r"turn (\d+)(?: \(final\))? ", first) == ["0", "1", "2", "1"]
+    assert re.findall(r"turn (\d+)(?: \(final\))? ", second) == ["0"]
+    assert _tui(data, "").count("turn 0 ") == 1, "end of input quits"
