@@ -13,10 +13,12 @@ Because an episode is a function of (task, seed, actions), frames are rebuilt fr
 frame after the last action); each recorded observation is compared with its rebuilt frame and
 the page warns on every turn where they disagree (a changed task, or a recording bug).
 
-The page is one file: no server, no external assets, the data embedded as JSON in a
-`<script type="application/json">` block with `<`, `>`, `&`, U+2028/9 escaped, and every piece of
-model text inserted with `textContent` (never `innerHTML`), so a trajectory containing `<script>`
-shows it as text and never runs it.
+The page is one file (template eval/replay_page.html): no server, no external assets (its font is
+embedded, see eval/glyph_font.py), the data embedded as JSON in a `<script type="application/json">`
+block with `<`, `>`, `&`, U+2028/9 escaped, and every piece of model text inserted with
+`textContent` (never `innerHTML`), so a trajectory containing `<script>` shows it as text and
+never runs it. A cut-off last line is skipped with a warning; any other bad line stops the tool
+with one line naming it.
 """
 
 from __future__ import annotations
