@@ -18,6 +18,7 @@ from stdin. `--save FILE` (or `save=FILE`) appends the episode as one trajectory
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import Sequence, TextIO
 
@@ -189,27 +190,42 @@ class Game:
 
 def play(task: str, seed: int, actions: list | None, stdin: TextIO, out: TextIO,
          save: str | None = None, tty: bool | None = None) -> Game:
-    """Play (or replay `actions` of) one episode; `save` appends it to a trajectory file. `tty`
-    (default: both streams are terminals) redraws in place and reads single keys."""
-    game = Game(task, seed)
-    if actions is not None:
-        _replay_actions(game, actions)
-        print(game.observation(), file=out)
-    else:
-        tty = is_terminal(stdin) and is_terminal(out) if tty is None else tty
-        if tty:
-            with cbreak(stdin):
-                _interactive(game, stdin, out, tty=True)
+    """Play (or replay `actions` of) one episode; `save` appends it to a trajectory file (opened
+    first, so a bad path fails before play). `tty` (default: both streams are terminals) redraws
+    in place and reads single keys. Ctrl-C ends the episode like `q`."""
+    writer = _open_save(save)
+    try:
+        game = Game(task, seed)
+        if actions is not None:
+            _replay_actions(game, actions)
+            print(game.observation(), file=out)
         else:
-            _interactive(game, stdin, out, tty=False)
-    print(f"\n{game.summary()}", file=out)
-    print(f"action log: {game.log_command()}", file=out)
-    if save:
-        from rl.trajectory import TrajectoryWriter
-        with TrajectoryWriter(save) as w:
-            w.write(game.record())
-        print(f"saved the episode to {save} (open it with: glyphjax-replay {save})", file=out)
+            tty = is_terminal(stdin) and is_terminal(out) if tty is None else tty
+            try:
+                with cbreak(stdin) if tty else contextlib.nullcontext():
+                    _interactive(game, stdin, out, tty=tty)
+            except KeyboardInterrupt:
+                print("\ninterrupted", file=out)
+        print(f"\n{game.summary()}", file=out)
+        print(f"action log: {game.log_command()}", file=out)
+        if writer is not None:
+            writer.write(game.record())
+            print(f"saved the episode to {save} (open it with: glyphjax-replay {save})", file=out)
+    finally:
+        if writer is not None:
+            writer.close()
     return game
+
+
+def _open_save(save: str | None):
+    """The trajectory writer for `--save`, or None; PlayError if the file cannot be written."""
+    if not save:
+        return None
+    from rl.trajectory import TrajectoryWriter
+    try:
+        return TrajectoryWriter(save)
+    except OSError as e:
+        raise PlayError(f"cannot write --save file {save!r}: {e.strerror or e}") from None
 
 
 def _replay_actions(game: Game, actions: list) -> None:

@@ -388,7 +388,6 @@ def _tui_command(keys: TextIO, console, on_terminal: bool) -> str:
 
 def replay_main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point (`glyphjax-replay FILE`)."""
-    import fnmatch
     ap = argparse.ArgumentParser(prog="glyphjax-replay", description=__doc__.split("\n\n")[0])
     ap.add_argument("file", help="JSON Lines trajectory file")
     ap.add_argument("-o", "--out", help="HTML output (default: FILE with .html)")
@@ -398,6 +397,16 @@ def replay_main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--episode", type=int, default=None, help="only the episode at this index (file order)")
     ap.add_argument("--no-rebuild", action="store_true", help="show recorded observations, skip the check")
     args = ap.parse_args(argv)
+    try:
+        _replay_cli(args)
+    except KeyboardInterrupt:
+        print("\nglyphjax-replay: interrupted", file=sys.stderr)
+        raise SystemExit(130)
+
+
+def _replay_cli(args: argparse.Namespace) -> None:
+    """Read, filter, rebuild and show (terminal) or write (HTML) the episodes `args` name."""
+    import fnmatch
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", TruncatedLineWarning)  # reported below, once
@@ -425,7 +434,11 @@ def replay_main(argv: Sequence[str] | None = None) -> None:
         tui_replay(data, interactive=sys.stdin.isatty())
         return
     out = Path(args.out) if args.out else Path(args.file).with_suffix(".html")
-    out.write_text(build_html(data, title=f"glyphjax replay: {Path(args.file).name}"), encoding="utf-8")
+    try:
+        out.write_text(build_html(data, title=f"glyphjax replay: {Path(args.file).name}"), encoding="utf-8")
+    except OSError as e:
+        print(f"glyphjax-replay: error: cannot write {out}: {e.strerror or e}", file=sys.stderr)
+        raise SystemExit(2)
     bad = sum(1 for d in data if d["mismatches"] or d["rebuild_error"])
     print(f"wrote {out} ({len(data)} episodes{f', {bad} with frame warnings' if bad else ''})")
 

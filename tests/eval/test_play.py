@@ -118,3 +118,14 @@ def test_play_tty__redraws_in_place_and_keys_act_without_enter(tmp_path):
     assert text.count(CLEAR_HOME) == 3, "one redraw per turn shown (turns 0, 1, 2)"
     assert "actions=[RIGHT,UP]" in text
     assert [t["action_name"] for t in load_episodes(save)[0]["turns"]] == ["RIGHT", "UP"]
+
+
+def test_play_cli__unwritable_save_file_fails_before_play_in_one_line(tmp_path, capsys):
+    from eval.play import play_main
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(SystemExit) as e:
+        play_main(["task=dummy/arrow-4", "--save", str(blocker / "me.jsonl")])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "cannot write --save file" in err and "Traceback" not in err
