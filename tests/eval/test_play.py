@@ -129,3 +129,28 @@ def test_play_cli__unwritable_save_file_fails_before_play_in_one_line(tmp_path, 
     assert e.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "cannot write --save file" in err and "Traceback" not in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_replay_tui_tty__single_keys_step_and_q_quits(tmp_path):
+    import pty
+    from eval.fixtures import write_fixture
+    traj = tmp_path / "two.jsonl"
+    write_fixture(traj, ["dummy/arrow-4"], [1, 2], fail_every=0)
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "eval.replay", str(traj), "--tui"],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=os.getcwd(), close_fds=True)
+    os.close(slave)
+    buf = bytearray()
+    try:
+        _read_until(master, b"[q] quit >", buf)
+        os.write(master, b"\x1b[C")  # right arrow: next turn, no Enter
+        _read_until(master, b"turn 1 ", buf)
+        os.write(master, b"q")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    text = buf.decode("utf-8", "replace")
+    assert "dummy/arrow-4 seed 1" in text and "dummy/arrow-4 seed 2" not in text, "q quits the whole replay"
