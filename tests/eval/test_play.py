@@ -76,10 +76,13 @@ def test_parse_args__save_as_flag_or_key():
         parse_args(["task=dummy/arrow-4", "--save"])
 
 
-def _read_until(fd: int, needle: bytes, buf: bytearray, timeout: float = 120.0) -> None:
+def _read_until(fd: int, needle: bytes, buf: bytearray, timeout: float = 120.0, missing_ok: bool = False) -> None:
+    """Read the terminal into `buf` until it holds `needle` (or the child closes it)."""
     end = time.time() + timeout
     while needle not in buf:
         left = end - time.time()
+        if left <= 0 and missing_ok:
+            return
         assert left > 0, f"timed out waiting for {needle!r}; got {bytes(buf[-2000:])!r}"
         ready, _, _ = select.select([fd], [], [], left)
         if ready:
@@ -92,31 +95,37 @@ def _read_until(fd: int, needle: bytes, buf: bytearray, timeout: float = 120.0) 
             buf += chunk
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
-def test_play_tty__redraws_in_place_and_keys_act_without_enter(tmp_path):
+def _terminal_session(args: list[str], steps: list[tuple[bytes, bytes]]) -> str:
+    """Run `python -m ARGS` on a pseudo-terminal; for each (wait_for, send) wait until the output
+    holds `wait_for`, then type `send`. Returns all output once the process exits (status 0)."""
     import pty
     master, slave = pty.openpty()
-    save = tmp_path / "tty.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "eval.play", "task=dummy/arrow-4", "seed=5", "--save", str(save)],
-                            stdin=slave, stdout=slave, stderr=slave, cwd=os.getcwd(), close_fds=True)
+    proc = subprocess.Popen([sys.executable, "-m", *args], stdin=slave, stdout=slave, stderr=slave,
+                            cwd=os.getcwd(), close_fds=True)
     os.close(slave)
     buf = bytearray()
     try:
-        _read_until(master, "turn 0 ·".encode(), buf)
-        os.write(master, b"\x1b[C")  # right arrow, no Enter
-        _read_until(master, "turn 1 ·".encode(), buf)
-        os.write(master, b"w")
-        _read_until(master, "turn 2 ·".encode(), buf)
-        os.write(master, b"q")
-        _read_until(master, b"saved the episode", buf)
-        assert proc.wait(timeout=60) == 0
+        for wait_for, send in steps:
+            _read_until(master, wait_for, buf)
+            os.write(master, send)
+        assert proc.wait(timeout=60) == 0, bytes(buf[-2000:])
+        _read_until(master, b"\x00never", buf, timeout=1, missing_ok=True)
     finally:
         if proc.poll() is None:
             proc.kill()
         os.close(master)
-    text = buf.decode("utf-8", "replace")
+    return buf.decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_play_tty__redraws_in_place_and_keys_act_without_enter(tmp_path):
+    save = tmp_path / "tty.jsonl"
+    text = _terminal_session(
+        ["eval.play", "task=dummy/arrow-4", "seed=5", "--save", str(save)],
+        [("turn 0 ·".encode(), b"\x1b[C"),  # right arrow, no Enter
+         ("turn 1 ·".encode(), b"w"), ("turn 2 ·".encode(), b"q")])
     assert text.count(CLEAR_HOME) == 3, "one redraw per turn shown (turns 0, 1, 2)"
-    assert "actions=[RIGHT,UP]" in text
+    assert "actions=[RIGHT,UP]" in text and "saved the episode" in text
     assert [t["action_name"] for t in load_episodes(save)[0]["turns"]] == ["RIGHT", "UP"]
 
 
@@ -133,24 +142,9 @@ def test_play_cli__unwritable_save_file_fails_before_play_in_one_line(tmp_path, 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_replay_tui_tty__single_keys_step_and_q_quits(tmp_path):
-    import pty
     from eval.fixtures import write_fixture
     traj = tmp_path / "two.jsonl"
     write_fixture(traj, ["dummy/arrow-4"], [1, 2], fail_every=0)
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "eval.replay", str(traj), "--tui"],
-                            stdin=slave, stdout=slave, stderr=slave, cwd=os.getcwd(), close_fds=True)
-    os.close(slave)
-    buf = bytearray()
-    try:
-        _read_until(master, b"[q] quit >", buf)
-        os.write(master, b"\x1b[C")  # right arrow: next turn, no Enter
-        _read_until(master, b"turn 1 ", buf)
-        os.write(master, b"q")
-        assert proc.wait(timeout=60) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        os.close(master)
-    text = buf.decode("utf-8", "replace")
+    text = _terminal_session(["eval.replay", str(traj), "--tui"],
+                             [(b"[q] quit >", b"\x1b[C"), (b"turn 1 ", b"q")])  # right arrow: next turn
     assert "dummy/arrow-4 seed 1" in text and "dummy/arrow-4 seed 2" not in text, "q quits the whole replay"
