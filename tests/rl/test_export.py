@@ -85,14 +85,23 @@ def test_export__tokenizer_and_chat_template_load_in_transformers_like_ours(run_
     assert list(hf_ids) == ChatTokenizer.from_pretrained(out).encode_conversations([conv])[0]
 
 
-def test_local_policy__loads_a_run_directory_directly(run_dir):
+def test_local_policy__loads_a_finished_run_directory_as_its_final_model(run_dir):
     from rl.policies.local import load_local_policy
-    path = run_model_dir(run_dir)
-    assert path == run_dir / "export" / "step-2"
-    policy = load_local_policy(run_dir)
-    np.testing.assert_array_equal(_jax_logits(policy.model), _jax_logits(checkpoint_model(run_dir)[0]))
+    assert run_model_dir(run_dir) == run_dir / "model"
+    # the final model is the weights of the last update, which is also the last checkpoint
+    np.testing.assert_array_equal(_jax_logits(load_local_policy(run_dir).model),
+                                  _jax_logits(checkpoint_model(run_dir, 2)[0]))
+
+
+def test_local_policy__run_without_final_model_exports_its_latest_checkpoint_once(run_dir, tmp_path):
+    from rl.policies.local import load_local_policy
+    cut = tmp_path / "cut"
+    shutil.copytree(run_dir, cut, ignore=shutil.ignore_patterns("model"))
+    path = run_model_dir(cut)
+    assert path == cut / "export" / "step-2"
+    np.testing.assert_array_equal(_jax_logits(load_local_policy(cut).model), _jax_logits(checkpoint_model(cut)[0]))
     before = (path / "model.safetensors").stat().st_mtime_ns
-    assert run_model_dir(run_dir) == path and (path / "model.safetensors").stat().st_mtime_ns == before  # reused
+    assert run_model_dir(cut) == path and (path / "model.safetensors").stat().st_mtime_ns == before  # reused
 
 
 def _one_error_line(capsys) -> str:
