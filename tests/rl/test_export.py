@@ -134,3 +134,21 @@ def test_export__corrupt_checkpoint_is_one_clear_error(run_dir, tmp_path, capsys
     assert export_cli([str(broken), str(tmp_path / "out")]) == 2
     assert "could not read checkpoint step 2" in _one_error_line(capsys)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.vllm
+@pytest.mark.xdist_group("vllm-server")  # not beside the session server: one vLLM at a time
+def test_export__vllm_serves_the_exported_model_with_the_checkpoints_logprobs(run_dir, tmp_path):
+    """A fresh vLLM server (its own venv) on the export: prompt log-probs equal our JAX model's."""
+    from rl.vllm_server import launch_vllm_server, vllm_python
+    from tests.rl.test_vllm_server import jax_completion_logprobs, server_prompt_logprobs
+    assert export_cli([str(run_dir), str(tmp_path / "hf")]) == 0
+    server = launch_vllm_server(tmp_path / "hf", python=vllm_python(), served_model_name="export",
+                                max_model_len=256, startup_timeout=600)
+    try:
+        tokens = TOKENS[0]
+        served = server_prompt_logprobs(server.url, "export", tokens)
+    finally:
+        server.stop()
+    ours = jax_completion_logprobs(checkpoint_model(run_dir)[0], tokens[:1], tokens[1:])
+    np.testing.assert_allclose(served, ours, atol=1e-3)
