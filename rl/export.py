@@ -126,6 +126,9 @@ def write_model_dir(model: Any, base: str | os.PathLike, out: str | os.PathLike,
     from rl.models import hf_io
 
     base, out = Path(base), Path(out)
+    if out.exists() and any(out.iterdir()) and not (out / EXPORT_MARKER).is_file():
+        raise CheckpointError(f"{out} exists and is not a glyphjax export (no {EXPORT_MARKER}); it is left "
+                              "untouched: choose a new directory or remove it yourself")
     if not (base / "tokenizer.json").is_file() and not (base / "vocab.json").is_file():
         raise CheckpointError(f"the run's base model {base} has no tokenizer files (tokenizer.json or vocab.json); "
                               "an export needs them to be loadable: point model.path at a complete checkpoint")
@@ -190,7 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  "Hugging Face model directory (safetensors, config, tokenizer, chat template) "
                                  "for policy=local, transformers and vLLM.")
     ap.add_argument("run_dir", metavar="RUN_DIR", help="a glyphjax-train out_dir (runs/train/<date>)")
-    ap.add_argument("out", metavar="OUT", help="the directory to write (replaced if it exists)")
+    ap.add_argument("out", metavar="OUT", help="the directory to write (a previous export there is replaced; "
+                    "any other non-empty directory is refused)")
     ap.add_argument("--step", type=int, default=None, help="checkpoint step (default: the latest)")
     ap.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), default=None,
                     help="cast the weights (default: the trainer's dtype)")

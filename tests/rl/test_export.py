@@ -125,6 +125,18 @@ def test_export__missing_step_lists_the_saved_steps(run_dir, tmp_path, capsys):
     assert "no checkpoint for step 7; saved steps: 1, 2" in _one_error_line(capsys)
 
 
+def test_export__never_replaces_a_directory_that_is_not_an_export(run_dir, tmp_path, capsys):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep me")
+    assert export_cli([str(run_dir), str(mine)]) == 2
+    assert "is not a glyphjax export" in _one_error_line(capsys)
+    assert (mine / "notes.txt").read_text() == "keep me" and not (mine / "config.json").exists()
+    assert export_cli([str(run_dir), "--step", "1", str(tmp_path / "again")]) == 0
+    assert export_cli([str(run_dir), str(tmp_path / "again")]) == 0  # an earlier export is replaced
+    assert json.loads((tmp_path / "again" / "glyphjax_export.json").read_text())["step"] == 2
+
+
 def test_export__corrupt_checkpoint_is_one_clear_error(run_dir, tmp_path, capsys):
     broken = tmp_path / "broken"
     shutil.copytree(run_dir, broken)
