@@ -451,23 +451,22 @@ class Trainer:
         return rec
 
     def evaluate(self) -> dict:
-        from rl.rollout import run_rollouts
+        """Held-out return through glyphjax-eval's code path (rl.llm_eval.evaluate_per_task)."""
+        from rl.llm_eval import evaluate_per_task
         n = int(_get(self.cfg, "eval.seeds", 4))
         repeats = int(_get(self.cfg, "eval.repeats", 1))
         seeds = seedlib.eval_seeds(n)
-        episodes = [(t, s) for t in self.plan.task_ids for s in seeds for _ in range(repeats)]
-        if hasattr(self.policy, "_calls"):
-            self.policy._calls = 0
         sampling = dataclasses.replace(self.sampling, seed=int(_get(self.cfg, "eval.sampling_seed", 12345)),
                                        temperature=float(_get(self.cfg, "eval.temperature", self.sampling.temperature)))
-        records = run_rollouts(self.policy, episodes, self.harness, sampling,
-                               max_turns=_get(self.cfg, "rl.max_turns"))
+        records = evaluate_per_task(self.policy, self.plan.task_ids, seeds, self.harness, sampling, repeats=repeats,
+                                    max_turns=_get(self.cfg, "rl.max_turns"))
         per_task: dict[str, list[float]] = {}
         for r in records:
             per_task.setdefault(r.task, []).append(float(r.episode_return))
         rec = {"kind": "eval", "update": self.update, "weight_version": self.weight_version,
                "return_mean": float(np.mean([np.mean(v) for v in per_task.values()])),  # tasks weighted equally
-               "per_task": {k: float(np.mean(v)) for k, v in per_task.items()}, "episodes": len(records)}
+               "per_task": {k: float(np.mean(v)) for k, v in per_task.items()}, "episodes": len(records),
+               "returns": [float(r.episode_return) for r in records]}
         self.log.write(rec)
         return rec
 
@@ -505,7 +504,11 @@ class Trainer:
 
 
 def train(cfg: Any) -> list[dict]:
-    """Validate, build and run; returns the metric records."""
+    """Validate, build and run, then save the final model and print the summary (rl/run_summary.py);
+    returns the metric records."""
     plan = validate(cfg)
     trainer = Trainer(cfg, plan)
-    return trainer.run(_get(cfg, "stop_after"))
+    records = trainer.run(_get(cfg, "stop_after"))
+    from rl.run_summary import finish_run
+    finish_run(trainer, records)
+    return records
