@@ -67,7 +67,7 @@ class VLLMPolicy:
     name = "vllm"
 
     def __init__(self, url: str = "http://127.0.0.1:8000", model: str | None = None, *,
-                 concurrency: int = 64, timeout: float = 120.0, retries: int = 3,
+                 concurrency: int = 64, timeout: float = 300.0, retries: int = 3,
                  backoff: float = 0.5, max_backoff: float = 8.0,
                  chat_template_kwargs: dict | None = None, seeded: bool = False,
                  tokenizer: str | None = None, check: bool = True,
