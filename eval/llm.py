@@ -43,8 +43,9 @@ def resolve_model(cfg) -> str | None:
     return str(m.get("path") or m.get("name"))
 
 
-def llm_evaluator(cfg):
-    """A `TaskEvaluator` for an LLM policy config; raises with what to do when it cannot run."""
+def llm_evaluator(cfg, trajectories: str | None = None):
+    """A `TaskEvaluator` for an LLM policy config, appending episodes to `trajectories` (JSONL) if given;
+    raises with what to do when it cannot run."""
     pol = cfg.policy
     model = resolve_model(cfg)
     if not model:
@@ -65,6 +66,6 @@ def llm_evaluator(cfg):
     def evaluate(task: str, seeds: np.ndarray) -> TaskResult:
         out = evaluate_llm(policy=pol.name, task_ids=[task], seeds=[int(s) for s in seeds],
                            model=model, server_url=cfg.server.url, harness=harness, sampling=sampling,
-                           out_path=f"{cfg.out}.trajectories.jsonl" if cfg.out else None)
+                           out_path=trajectories)
         return from_episodes(task, _episodes(out))
     return evaluate

@@ -194,6 +194,15 @@ def _flat(d: Any, prefix: str = "") -> list[tuple[str, Any]]:
     return [(prefix[:-1], d)]
 
 
+def _show(value: Any) -> str:
+    """A value as it is written on the command line (null, true, [a, b])."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, list):
+        return "[" + ",".join(_show(v) for v in value) + "]"
+    return "{}" if value == {} else str(value)
+
+
 def help_text(spec: CLISpec) -> str:
     """The tool's own groups with their options and every key with its default (composed, unresolved)."""
     from hydra import compose, initialize_config_dir
@@ -201,14 +210,14 @@ def help_text(spec: CLISpec) -> str:
     lines = [f"{spec.app}: {spec.description}", "",
              f"Usage: {spec.app} [-m] [GROUP=OPTION ...] [KEY=VALUE ...]", ""]
     lines += ["Examples:", *[f"  {e}" for e in spec.examples], ""] if spec.examples else []
-    lines.append("Config groups (GROUP=OPTION; experiment presets are added with +experiment=NAME):")
+    lines.append("Config groups (GROUP=OPTION" + ("; presets: +experiment=NAME):" if "experiment" in spec.groups else "):"))
     for group, options in spec.groups.items():
         opts = options if options is not None else sorted(p.stem for p in Path(CONF_DIR, group).glob("*.yaml"))
         lines.append(f"  {group}: {', '.join(opts)}")
     with initialize_config_dir(config_dir=CONF_DIR, version_base=None, job_name=spec.app):
         cfg = compose(spec.config_name)
     lines += ["", "Keys with their defaults (KEY=VALUE overrides one):"]
-    lines += [f"  {k}={v}" for k, v in _flat(OmegaConf.to_container(cfg, resolve=False))]
+    lines += [f"  {k}={_show(v)}" for k, v in _flat(OmegaConf.to_container(cfg, resolve=False))]
     lines += ["", "Hydra: --cfg job prints the composed config; -m runs a sweep; --hydra-help for Hydra's options."]
     return "\n".join(lines)
 

@@ -90,7 +90,7 @@ def make_policy(name: str, *, model: str | None = None, server_url: str | None =
     one) or "local" (model = checkpoint directory, built by rl.policies.local)."""
     if name == "vllm":
         if not server_url:
-            raise ValueError("policy vllm needs server_url=http://HOST:PORT (policy.server.url)")
+            raise ValueError("policy vllm needs server_url=http://HOST:PORT (on the command line: server.url=URL)")
         from rl.policies.vllm import VLLMPolicy
         return VLLMPolicy(server_url, model, **kwargs)
     if name == "local":

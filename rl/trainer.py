@@ -151,6 +151,10 @@ def _check_model(cfg: Any) -> None:
         raise ConfigError(f"model.path={path} does not exist; give a Hugging Face checkpoint directory (config.json, "
                           "*.safetensors, tokenizer files) or a training run directory, or leave model.path unset "
                           "for the tiny test model")
+    from rl.tokenizer import tokenizer_files_problem
+    problem = tokenizer_files_problem(path) if (Path(os.path.expanduser(str(path))) / "config.json").is_file() else None
+    if problem:
+        raise ConfigError(f"model.path: {problem}")
     if _get(cfg, "model.random_init_std"):
         raise ConfigError(f"model.random_init_std={_get(cfg, 'model.random_init_std')} (the demo's setting) would replace "
                           f"the weights of model.path={path} by random ones; add +experiment=glyphbench for the paper "

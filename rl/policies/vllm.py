@@ -110,7 +110,7 @@ class VLLMPolicy:
         except PolicyServerError as e:
             raise PolicyServerError(
                 f"no usable vLLM server at {self.url} ({e}). Start one with "
-                f"`python scripts/launch_vllm.py --model DIR` (or set policy.server.url)") from None
+                f"`python scripts/launch_vllm.py --model DIR`, or point server.url=URL at a running one") from None
         models = reply.get("data") if isinstance(reply, dict) else None
         if not isinstance(models, list) or not all(isinstance(m, dict) and "id" in m for m in models):
             raise PolicyServerError(f"{self.url}/v1/models answered without a model list: {str(reply)[:200]}")
