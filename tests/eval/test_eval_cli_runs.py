@@ -113,3 +113,25 @@ def test_glyphjax_eval__ctrl_c_is_one_line_naming_the_run_dir_exit_130(capsys, m
     err = capsys.readouterr().err.strip().splitlines()
     assert e.value.code == 130 and len(err) == 1, err
     assert err[0].startswith(f"glyphjax-eval: interrupted; partial results in {tmp_path}")
+
+
+def test_glyphjax_eval__llm_run_dir_holds_results_trajectories_and_replay(tmp_path, monkeypatch, capsys):
+    import rl.llm_eval
+    from eval.cli import eval_main
+    from eval.fixtures import synthetic_episode
+
+    def fake_evaluate_llm(policy, task_ids, seeds, harness=None, sampling=None, out_path=None, **kw):
+        eps = [synthetic_episode(t, s, fail_every=3, max_turns=4) for t in task_ids for s in seeds]
+        with open(out_path, "a", encoding="utf-8") as f:  # what run_rollouts streams to out_path
+            f.writelines(json.dumps(e) + "\n" for e in eps)
+        return type("Result", (), {"episodes": eps})()
+    monkeypatch.setattr(rl.llm_eval, "evaluate_llm", fake_evaluate_llm)
+    run_dir = tmp_path / "run"
+    eval_main(["policy=vllm", "server.url=http://127.0.0.1:9", "model=served", "tasks=dummy/arrow-4", "seeds=2",
+               "progress=false", f"hydra.run.dir={run_dir}"])
+    assert f"results in {run_dir} (results.json, trajectories.jsonl)" in capsys.readouterr().out
+    lines = (run_dir / "trajectories.jsonl").read_text().splitlines()
+    assert [json.loads(l)["seed"] for l in lines] == [1_000_000_000, 1_000_000_001]
+    assert list(json.loads((run_dir / "results.json").read_text())["runs"]) == ["vllm:served"]
+    page = (run_dir / "replay.html").read_text()
+    assert page.startswith("<!") and "dummy/arrow-4" in page
