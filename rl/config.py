@@ -9,7 +9,6 @@ The schemas are registered in Hydra's ConfigStore under `schema/...` by `registe
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional
@@ -92,6 +91,7 @@ class LocalPolicyConfig(LLMPolicyConfig):
     min_prompt_bucket: int = 64
     min_new_tokens_bucket: int = 16
     dtype: Optional[str] = None  # parameter dtype override; null = the checkpoint's
+    action_tokens: bool = False  # sample one action-name token after <action>, as rl.action_tokens trains
 
 
 @dataclass
@@ -161,6 +161,8 @@ class RLConfig:
     compute_dtype: str = "float32"  # float32 | bfloat16 (master weights stay float32)
     remat: bool = False
     action_tokens: bool = True  # toy mode: prefill <action>, sample one action-name token
+    opponent: str = "self"  # multi-seat tasks: self | random | scripted (branch seatroll, rl/seating.py)
+    train_seats: Any = "all"  # multi-seat tasks: all | [0] | [1] ... (branch seatroll)
 
 
 @dataclass
@@ -180,6 +182,7 @@ class TrainEvalConfig:
     repeats: int = 1  # episodes per seed
     temperature: Optional[float] = None  # null = policy.temperature
     sampling_seed: int = 12345
+    opponent: str = "random"  # multi-seat tasks: who the model meets in held-out evaluation (branch seatroll)
 
 
 @dataclass
@@ -231,5 +234,3 @@ def register_train_schema() -> None:
     register_policy_schemas(cs)
 
 
-def dataclass_fields(cls: type) -> list[str]:
-    return [f.name for f in dataclasses.fields(cls)]
