@@ -118,7 +118,8 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
             runs[label] = run_tasks(tasks, seeds, evaluate, label, out=out, resume=bool(cfg.resume),
                                     progress=bool(cfg.progress))
         except (OSError, RuntimeError, ValueError) as e:  # unreachable server, bad checkpoint, ...
-            saved = f"; finished tasks are saved in {out}.partial.jsonl, rerun to resume" if out else ""
+            again = f"rerun with hydra.run.dir={run_dir}" if run_dir and not cfg.out else "rerun"
+            saved = f"; finished tasks are saved in {out}.partial.jsonl, {again} to resume" if out else ""
             fail(f"{pol.name} evaluation failed: {type(e).__name__}: {e}{saved}")
     else:
         fail(f"policy {pol.get('name')!r} has unknown kind {pol.get('kind')!r} (expected 'array' or 'llm')")

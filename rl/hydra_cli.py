@@ -56,7 +56,8 @@ def describe_type(t: Any) -> str:
         return "a list, e.g. [a,b]"
     if origin in (dict, typing.Dict):
         return "a mapping, e.g. {k: v}"
-    return {int: "an integer", float: "a number", bool: "true or false", str: "a string"}.get(t, getattr(t, "__name__", str(t)))
+    words = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+    return words.get(t, getattr(t, "__name__", str(t)))
 
 
 def _field_type(cls: Any, key: str) -> Any:
@@ -68,9 +69,9 @@ def _field_type(cls: Any, key: str) -> Any:
         return None
 
 
-def unknown_key_message(full_key: str, cls: Any, moved: Mapping[str, str]) -> str:
+def unknown_key_message(full_key: str, cls: Any, moved: Mapping[str, str] | None = None) -> str:
     """`unknown key 'rl.foo'; rl takes: loss, ...` (or where a moved key lives now)."""
-    if full_key in moved:
+    if moved and full_key in moved:
         return f"unknown key '{full_key}': it is now {moved[full_key]} (e.g. {moved[full_key]}=...)"
     parent = full_key.rsplit(".", 1)[0] if "." in full_key else None
     where = f"{parent} takes" if parent else "top-level keys are"
@@ -78,7 +79,7 @@ def unknown_key_message(full_key: str, cls: Any, moved: Mapping[str, str]) -> st
     return f"unknown key '{full_key}'" + (f"; {where}: {', '.join(names)}" if names else "")
 
 
-def error_line(exc: BaseException, moved: Mapping[str, str] = {}) -> str:
+def error_line(exc: BaseException, moved: Mapping[str, str] | None = None) -> str:
     """One line for a Hydra/OmegaConf composition error: the key, the value, what it takes."""
     from omegaconf.errors import ConfigAttributeError, ConfigKeyError, OmegaConfBaseException, ValidationError
 
@@ -120,7 +121,7 @@ def unknown_keys(node: DictConfig, prefix: str = "") -> list[tuple[str, type]]:
     return out
 
 
-def check_keys(cfg: DictConfig, moved: Mapping[str, str] = {}) -> None:
+def check_keys(cfg: DictConfig, moved: Mapping[str, str] | None = None) -> None:
     """Raise CLIConfigError for the first key the schema does not declare."""
     extra = unknown_keys(cfg)
     if extra:
@@ -210,7 +211,8 @@ def help_text(spec: CLISpec) -> str:
     lines = [f"{spec.app}: {spec.description}", "",
              f"Usage: {spec.app} [-m] [GROUP=OPTION ...] [KEY=VALUE ...]", ""]
     lines += ["Examples:", *[f"  {e}" for e in spec.examples], ""] if spec.examples else []
-    lines.append("Config groups (GROUP=OPTION" + ("; presets: +experiment=NAME):" if "experiment" in spec.groups else "):"))
+    presets = "; presets: +experiment=NAME" if "experiment" in spec.groups else ""
+    lines.append(f"Config groups (GROUP=OPTION{presets}):")
     for group, options in spec.groups.items():
         opts = options if options is not None else sorted(p.stem for p in Path(CONF_DIR, group).glob("*.yaml"))
         lines.append(f"  {group}: {', '.join(opts)}")
@@ -229,9 +231,10 @@ def fail(app: str, message: str, status: int = EXIT_USAGE) -> typing.NoReturn:
     raise SystemExit(status)
 
 
-def interrupted(app: str, where: str) -> typing.NoReturn:
-    """Ctrl-C: one line saying where the partial results are; exit status 130."""
-    print(f"{app}: interrupted; partial results in {where}", file=sys.stderr)
+def interrupted(app: str, where: str | None) -> typing.NoReturn:
+    """Ctrl-C: one line saying where the partial results are (None: before the run began); exit status 130."""
+    print(f"{app}: interrupted; partial results in {where}" if where else f"{app}: interrupted before the run started",
+          file=sys.stderr)
     raise SystemExit(EXIT_INTERRUPTED)
 
 
@@ -262,4 +265,4 @@ def run_cli(spec: CLISpec, task: Callable[[DictConfig], None], argv: Sequence[st
         sys.argv = [sys.argv[0] if sys.argv else spec.app, *args]
         hydra.main(version_base=None, config_path=CONF_DIR, config_name=spec.config_name)(job)()
     except KeyboardInterrupt:  # outside a job (start-up); jobs say where their results are
-        interrupted(spec.app, "none (stopped before the run started)")
+        interrupted(spec.app, None)

@@ -152,13 +152,15 @@ def _check_model(cfg: Any) -> None:
                           "*.safetensors, tokenizer files) or a training run directory, or leave model.path unset "
                           "for the tiny test model")
     from rl.tokenizer import tokenizer_files_problem
-    problem = tokenizer_files_problem(path) if (Path(os.path.expanduser(str(path))) / "config.json").is_file() else None
+    hf_dir = (Path(os.path.expanduser(str(path))) / "config.json").is_file()  # not a training run directory
+    problem = tokenizer_files_problem(path) if hf_dir else None
     if problem:
         raise ConfigError(f"model.path: {problem}")
-    if _get(cfg, "model.random_init_std"):
-        raise ConfigError(f"model.random_init_std={_get(cfg, 'model.random_init_std')} (the demo's setting) would replace "
-                          f"the weights of model.path={path} by random ones; add +experiment=glyphbench for the paper "
-                          "settings, or set model.random_init_std=null")
+    std = _get(cfg, "model.random_init_std")
+    if std:
+        raise ConfigError(f"model.random_init_std={std} (the demo's setting) would replace the weights of "
+                          f"model.path={path} by random ones; add +experiment=glyphbench for the paper settings, "
+                          "or set model.random_init_std=null")
 
 
 def start_banner(trainer: "Trainer") -> str:
@@ -166,7 +168,8 @@ def start_banner(trainer: "Trainer") -> str:
     p = trainer.plan
     n_params = sum(int(np.prod(x.shape)) for x in jax.tree_util.tree_leaves(trainer.step.params))
     tasks = ", ".join(p.task_ids[:3]) + (f" (+{len(p.task_ids) - 3} more)" if len(p.task_ids) > 3 else "")
-    model = trainer.model_path if _get(trainer.cfg, "model.path") else _get(trainer.cfg, "model.name", trainer.model_path)
+    given = _get(trainer.cfg, "model.path")
+    model = trainer.model_path if given else _get(trainer.cfg, "model.name", trainer.model_path)
     return (f"glyphjax-train: {model} ({n_params / 1e6:.2f}M params), "
             f"policy {p.policy}, {p.num_updates} updates x {p.group_size * p.groups_per_update} rollouts "
             f"({p.groups_per_update} x G={p.group_size}) on {tasks}; out {p.out_dir}")

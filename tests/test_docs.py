@@ -22,7 +22,8 @@ def runnable_blocks(text: str) -> list[str]:
 
 
 def test_runnable_blocks__the_marker_finds_exactly_the_marked_blocks():
-    page = "```python\nillustration()\n```\n\n```python test\nx = 1\n```\n\n```bash\nls\n```\n```python test\ny = x\n```\n"
+    page = ("```python\nillustration()\n```\n\n```python test\nx = 1\n```\n\n```bash\nls\n```\n"
+            "```python test\ny = x\n```\n")
     assert runnable_blocks(page) == ["x = 1\n", "y = x\n"]
 
 

@@ -50,8 +50,8 @@ def test_train__bad_configuration_is_a_clear_error_before_any_model_loads(tmp_pa
 def test_train_cli__configuration_error_exits_2_with_one_line(tmp_path):
     import subprocess
     import sys
-    proc = subprocess.run([sys.executable, "-m", "rl.train_cli", f"hydra.run.dir={tmp_path}", "rl.group_size=7", "rl.groups_per_update=1",
-                           "rl.rollout_budget=64"], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([sys.executable, "-m", "rl.train_cli", f"hydra.run.dir={tmp_path}", "rl.group_size=7",
+                           "rl.groups_per_update=1", "rl.rollout_budget=64"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "not a multiple of rl.group_size * rl.groups_per_update = 7 * 1" in proc.stderr
     assert "Traceback" not in proc.stderr
