@@ -31,12 +31,13 @@ def _episodes(out: Any) -> list[dict]:
 
 def resolve_model(cfg) -> str | None:
     """`model=PATH_OR_NAME`, else the conf/model preset: its checkpoint path for policy=local
-    (path null = the tiny test model, built on first use), its name for policy=vllm."""
+    (path null = the tiny test model, built on first use), its name for policy=vllm (or server.model)."""
     if cfg.get("model_ref"):
         return str(cfg.model_ref)
     m = cfg.get("model")
     if not m:
-        return None
+        server = cfg.get("server") or {}
+        return str(server.get("model")) if cfg.policy.name == "vllm" and server.get("model") else None
     if cfg.policy.name == "local":
         from rl.tiny import resolve_model_path
         return str(resolve_model_path(m.get("path"), seed=int(m.get("seed", 0) or 0)))

@@ -135,3 +135,17 @@ def test_glyphjax_eval__llm_run_dir_holds_results_trajectories_and_replay(tmp_pa
     assert list(json.loads((run_dir / "results.json").read_text())["runs"]) == ["vllm:served"]
     page = (run_dir / "replay.html").read_text()
     assert page.startswith("<!") and "dummy/arrow-4" in page
+
+
+def test_glyphjax_eval__server_model_names_the_served_model_like_in_training():
+    from hydra import compose, initialize_config_dir
+
+    from eval.config import register_eval_schema
+    from eval.llm import resolve_model
+    from rl.hydra_cli import CONF_DIR
+    register_eval_schema()
+    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+        assert resolve_model(compose("eval", overrides=["policy=vllm", "server.model=served"])) == "served"
+        assert resolve_model(compose("eval", overrides=["policy=vllm", "server.model=served",
+                                                        "model_ref=other"])) == "other"
+        assert resolve_model(compose("eval", overrides=["policy=vllm"])) is None
