@@ -10,7 +10,6 @@ left to Hydra.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 import sys
 import typing
@@ -32,12 +31,11 @@ class CLIConfigError(ValueError):
 
 @dataclass
 class CLISpec:
-    """One Hydra CLI: its name, one-line description, primary config, schema and config groups."""
+    """One Hydra CLI: its name, one-line description, primary config, schema registration and groups."""
 
     app: str
     description: str
     config_name: str
-    schema: type
     register: Callable[[], None]
     groups: Mapping[str, Sequence[str] | None]  # group -> options shown (None = every conf/<group>/*.yaml)
     examples: Sequence[str] = ()

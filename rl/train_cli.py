@@ -20,10 +20,10 @@ APP = "glyphjax-train"
 
 
 def spec() -> CLISpec:
-    from rl.config import MOVED_KEYS, TrainConfig, register_train_schema
+    from rl.config import MOVED_KEYS, register_train_schema
     return CLISpec(
         app=APP, description="group-relative RL of a language-model policy on glyph games (rl/trainer.py)",
-        config_name="train", schema=TrainConfig, register=register_train_schema,
+        config_name="train", register=register_train_schema,
         groups={"model": None, "policy": ["local", "vllm"], "rl": None, "tasks": None, "harness": None,
                 "experiment": None},
         examples=["glyphjax-train                                  the quick CPU demo (tiny model, dummy/arrow-1)",
