@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -15,9 +16,11 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.par
 
 
 def run(args, stdin=None, timeout=300):
-    env = {**os.environ, "COLUMNS": "160", "JAX_PLATFORMS": "cpu"}
+    """This checkout's tools, run in a fresh directory (glyphjax-eval creates runs/ where it runs)."""
+    env = {**os.environ, "COLUMNS": "160", "JAX_PLATFORMS": "cpu",
+           "PYTHONPATH": os.pathsep.join([REPO, os.environ.get("PYTHONPATH", "")])}
     return subprocess.run([sys.executable, *args], input=stdin, capture_output=True, text=True,
-                          cwd=REPO, env=env, timeout=timeout)
+                          cwd=tempfile.mkdtemp(prefix="glyphjax-cli-"), env=env, timeout=timeout)
 
 
 EVAL = ["-c", "from eval.cli import eval_main; eval_main()"]
