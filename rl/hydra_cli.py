@@ -63,7 +63,7 @@ def _field_type(cls: Any, key: str) -> Any:
         return None
     try:
         return typing.get_type_hints(cls).get(key)
-    except Exception:  # unresolvable forward reference: fall back to no type description
+    except (NameError, TypeError):  # an unresolvable annotation: no type description
         return None
 
 
@@ -96,7 +96,7 @@ def error_line(exc: BaseException, moved: Mapping[str, str] | None = None) -> st
     if found:
         group = found.group(1)
         options = sorted(p.stem for p in Path(CONF_DIR, group).glob("*.yaml"))
-        hint = (f"; a task id or glob goes in tasks.ids, e.g. tasks.ids='[{found.group(2)}]'"
+        hint = (f"; for task ids or globs use tasks.ids=[...], e.g. tasks.ids='[{found.group(2)}]'"
                 if group == "tasks" else "")
         return f"no {group} preset '{found.group(2)}' (conf/{group}/: {', '.join(options)}){hint}"
     return text
