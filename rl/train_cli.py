@@ -28,7 +28,7 @@ def spec() -> CLISpec:
                 "experiment": None},
         examples=["glyphjax-train                                  the quick CPU demo (tiny model, dummy/arrow-1)",
                   "glyphjax-train +experiment=glyphbench model.path=CKPT policy=vllm server.url=URL",
-                  "glyphjax-train -m +experiment=snake_grid_toy    the Snake grid at toy scale (~1 hour on 2 CPUs)",
+                  "glyphjax-train -m +experiment=snake_grid_toy    the Snake grid at toy scale (~16 min, 2 CPUs)",
                   "glyphjax-train out_dir=runs/x resume=true       continue a run from its last checkpoint"],
         moved_keys=MOVED_KEYS)
 
