@@ -97,7 +97,7 @@ def make_policy(name: str, *, model: str | None = None, server_url: str | None =
         return _action_token_policy(model, action_names, **kwargs)
     if name == "vllm":
         if not server_url:
-            raise ValueError("policy vllm needs server_url=http://HOST:PORT (policy.server.url)")
+            raise ValueError("policy vllm needs server_url=http://HOST:PORT (on the command line: server.url=URL)")
         from rl.policies.vllm import VLLMPolicy
         return VLLMPolicy(server_url, model, **kwargs)
     if name == "local":
