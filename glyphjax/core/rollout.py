@@ -12,7 +12,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from glyphjax.core.types import Env, EnvState, Frame, Transition
+from glyphjax.core.sampling import uniform_true
+from glyphjax.core.types import NO_ACTION, Env, EnvState, Frame, Transition
 
 # An array policy: (key, state, params) -> int32 action. Vmapped over the batch by `rollout`.
 ArrayPolicy = Callable[[jax.Array, EnvState, Any], jax.Array]
@@ -41,6 +42,14 @@ def random_policy(num_actions: int) -> ArrayPolicy:
     """Uniformly random action indices."""
     def act(key, state, params):
         return jax.random.randint(key, (), 0, num_actions, dtype=jnp.int32)
+    return act
+
+
+def random_legal_policy(env: Env) -> ArrayPolicy:
+    """Uniformly random legal moves of the seat to move (`env.legal`); NO_ACTION when none is."""
+    def act(key, state, params):
+        mask = env.legal(state, params)
+        return jnp.where(jnp.any(mask), uniform_true(mask, jax.random.uniform(key)), NO_ACTION)
     return act
 
 
