@@ -12,6 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from glyphjax.core.sampling import uniform_true
 from glyphjax.core.types import Env, EnvState, Frame, Transition
 
 # An array policy: (key, state, params) -> int32 action. Vmapped over the batch by `rollout`.
@@ -41,6 +42,14 @@ def random_policy(num_actions: int) -> ArrayPolicy:
     """Uniformly random action indices."""
     def act(key, state, params):
         return jax.random.randint(key, (), 0, num_actions, dtype=jnp.int32)
+    return act
+
+
+def random_legal_policy(env: Env) -> ArrayPolicy:
+    """Uniformly random among the actions `env.legal(state, params)` allows (the opponent of
+    multi-seat games; action 0 when the mask is empty)."""
+    def act(key, state, params):
+        return uniform_true(env.legal(state, params), jax.random.uniform(key))
     return act
 
 
