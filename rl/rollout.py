@@ -144,8 +144,9 @@ class _TaskBatch:
             return np.zeros(len(self.episodes), np.int64)
         return np.asarray(jax.device_get(self.fns["to_play"](self.states)))
 
-    def frames(self, seat: int) -> Frame:
-        return jax.device_get(_seat_render(self.env, seat)(self.states))
+    def frames(self, seats: np.ndarray) -> Frame:
+        """Every episode's frame as seats[j] sees it (one program renders every seat)."""
+        return jax.device_get(self.fns["render"](self.states, jnp.asarray(seats, jnp.int32)))
 
     def array_actions(self, t: int, player: ArrayPlayer) -> np.ndarray:
         act = _array_player(self.env, player)
@@ -160,29 +161,22 @@ _COMPILED: dict[int, tuple[Env, dict]] = {}
 
 
 def _compiled(env: Env) -> dict:
-    """jit(vmap) reset/step/to_play/render of one env, built once per env (envs are singletons);
-    `render` holds one program per seat (the seat is static), built on first use."""
+    """jit(vmap) reset/step/to_play/render of one env, built once per env (envs are singletons).
+    `render(states, seats)` draws row j as seats[j] sees it (single-agent tasks: seat 0)."""
     if id(env) not in _COMPILED:
         params = env.default_params()
         fns = {"reset": jax.jit(jax.vmap(lambda seed: env.reset(reset_key(seed), params))),
                "step": jax.jit(jax.vmap(lambda seed, t, s, a: env.step(step_key(seed, t), s, a, params),
                                         in_axes=(0, None, 0, 0))),
-               "render": {}, "players": {}}
+               "players": {}}
         if env.card.num_players > 1:
             fns["to_play"] = jax.jit(jax.vmap(env.to_play))
+            fns["render"] = jax.jit(jax.vmap(lambda s, seat: env.render(s, params, seat)))
+        else:
+            single = jax.jit(jax.vmap(lambda s: env.render(s, params)))
+            fns["render"] = lambda states, seats: single(states)
         _COMPILED[id(env)] = (env, fns)
     return _COMPILED[id(env)][1]
-
-
-def _seat_render(env: Env, seat: int) -> Callable:
-    renders = _compiled(env)["render"]
-    if seat not in renders:
-        params = env.default_params()
-        if env.card.num_players == 1:
-            renders[seat] = jax.jit(jax.vmap(lambda s: env.render(s, params)))
-        else:
-            renders[seat] = jax.jit(jax.vmap(lambda s: env.render(s, params, seat=seat)))
-    return renders[seat]
 
 
 def _array_player(env: Env, player: ArrayPlayer) -> Callable:
@@ -361,23 +355,22 @@ class _Rollout:
             if not rows:
                 continue
             to_play = batch.to_play()
-            by_seat: dict[int, list[int]] = {}
+            text_rows: list[int] = []
             by_player: dict[int, tuple[ArrayPlayer, list[int]]] = {}
             for j in rows:
                 e, s = batch.episodes[j], int(to_play[j])
                 if s in e.arrays:
                     by_player.setdefault(id(e.arrays[s]), (e.arrays[s], []))[1].append(j)
                 else:
-                    by_seat.setdefault(s, []).append(j)
+                    text_rows.append(j)
             for player, js in by_player.values():
                 acts = batch.array_actions(t, player)
                 actions.update({batch.episodes[j].index: int(acts[j]) for j in js})
-            for s, js in sorted(by_seat.items()):
-                frames = jax.tree.map(lambda x: x[np.asarray(js)], batch.frames(s))
-                for j, obs in zip(js, render_batch(batch.env.card, frames)):
+            if text_rows:
+                frames = jax.tree.map(lambda x: x[np.asarray(text_rows)], batch.frames(to_play))
+                for j, obs in zip(text_rows, render_batch(batch.env.card, frames)):
                     e = batch.episodes[j]
-                    moves.append(_Move(e, e.seats[s], obs.render()))
-        moves.sort(key=lambda m: m.episode.index)
+                    moves.append(_Move(e, e.seats[int(to_play[j])], obs.render()))
         return moves, actions
 
     # 2. prompt -----------------------------------------------------------------------------------

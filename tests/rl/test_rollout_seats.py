@@ -191,9 +191,13 @@ def test_local_tiny_model__self_play_records_its_own_tokens_per_seat(game, tiny_
     recs = run_rollouts(pol, [(TASK_ID, 0), (TASK_ID, 1)], HarnessConfig(name="compact"),
                         SamplingParams(max_new_tokens=8, seed=3), max_turns=4)
     assert [(r.seed, r.seat) for r in recs] == [(0, 0), (0, 1), (1, 0), (1, 1)]
-    for r in recs:
-        assert [t.seat for t in r.turns] == [r.seat] * len(r.turns) and r.length == 2  # 4 steps, seats alternate
-        for t in r.turns:
-            assert len(t.completion_ids) == len(t.logprobs) > 0 and f"Secret: {secrets(game, r.seed)[r.seat]}" \
-                in pol.tokenizer.hf.decode(t.prompt_ids)
-        assert r.truncated and r.returns == [0.0, 0.0]
+    for seed in (0, 1):
+        pair = recs[2 * seed: 2 * seed + 2]
+        movers, _ = replay_seats(game, seed, pair[0].joint_actions)
+        assert len(movers) == 4 and sorted((t.t, t.seat) for r in pair for t in r.turns) == list(enumerate(movers))
+        for r in pair:
+            for t in r.turns:
+                prompt = pol.tokenizer.hf.decode(t.prompt_ids)
+                assert len(t.completion_ids) == len(t.logprobs) > 0 and t.seat == r.seat
+                assert f"You play seat {r.seat} of 2" in prompt and f"Secret: {secrets(game, seed)[r.seat]}" in prompt
+        assert pair[0].returns == pair[1].returns and sum(pair[0].returns) == 0.0
