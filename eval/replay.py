@@ -6,7 +6,9 @@
 
 Input: the JSON Lines trajectory format of rl/trajectory.py (one episode per line: task, seed,
 return, length, terminated, truncated, turns: [{t, observation, completion, action, action_name,
-parse_status, reward, memory?, finish_reason?}]).
+parse_status, reward, memory?, finish_reason?}]). A multi-seat game has one line per seat played
+by a text policy (`seat`, `joint_actions`): the episode is rebuilt from every seat's actions and
+drawn as that seat sees it; a turn shows the frame of its step `t`.
 
 Because an episode is a function of (task, seed, actions), frames are rebuilt from those with
 `glyphjax.replay` (the legend/HUD/grid/message shown per turn come from the rebuild, plus the final
@@ -55,7 +57,15 @@ def load_episodes(path: str | os.PathLike) -> list[dict[str, Any]]:
 
 
 def episode_actions(ep: dict) -> list[int]:
+    """The actions that replay the episode: every seat's (`joint_actions`) in a multi-seat game."""
+    if ep.get("joint_actions") is not None:
+        return [int(a) for a in ep["joint_actions"]]
     return [int(t.get("action", -1)) for t in ep["turns"]]
+
+
+def turn_step(turn: dict, i: int) -> int:
+    """The env step a turn was taken at (its index in a single-agent episode)."""
+    return int(turn.get("t", i))
 
 
 def outcome(ep: dict) -> str:
@@ -68,12 +78,12 @@ def outcome(ep: dict) -> str:
 
 # --- rebuilding frames ---------------------------------------------------------------------------
 
-def rebuild_observations(task: str, seed: int, actions: Sequence[int]) -> list[dict[str, str]]:
-    """Text observations of every frame of the episode (len(actions) + 1: reset frame first),
-    rebuilt with glyphjax.replay; each as {legend, hud, grid, message, text}."""
+def rebuild_observations(task: str, seed: int, actions: Sequence[int], seat: int = 0) -> list[dict[str, str]]:
+    """Text observations of every frame of the episode (len(actions) + 1: reset frame first) as
+    `seat` sees them, rebuilt with glyphjax.replay; each as {legend, hud, grid, message, text}."""
     import glyphjax
     env = glyphjax.make(task)
-    frames, _ = glyphjax.replay(env, int(seed), np.asarray(actions, np.int32))
+    frames, _ = glyphjax.replay(env, int(seed), np.asarray(actions, np.int32), seat=int(seat))
     obs = glyphjax.render_batch(env.card, frames)
     return [{"legend": o.legend, "hud": o.hud, "grid": o.grid, "message": o.message, "text": o.render()}
             for o in obs]
@@ -83,11 +93,11 @@ def check_episode(ep: dict) -> tuple[list[dict[str, str]] | None, list[int], str
     """(rebuilt observations or None, turns whose recorded observation differs, error or None)."""
     import glyphjax
     try:
-        rebuilt = rebuild_observations(ep["task"], ep["seed"], episode_actions(ep))
-    except (glyphjax.UnknownTaskError, ValueError) as e:
+        rebuilt = rebuild_observations(ep["task"], ep["seed"], episode_actions(ep), ep.get("seat", 0))
+    except (glyphjax.UnknownTaskError, ValueError, IndexError) as e:
         return None, [], f"cannot rebuild frames: {e}"
-    bad = [i for i, turn in enumerate(ep["turns"])
-           if turn.get("observation") is not None and turn["observation"] != rebuilt[i]["text"]]
+    bad = [i for i, turn in enumerate(ep["turns"]) if turn.get("observation") is not None
+           and (turn_step(turn, i) >= len(rebuilt) or turn["observation"] != rebuilt[turn_step(turn, i)]["text"])]
     return rebuilt, bad, None
 
 
@@ -124,10 +134,11 @@ def _episode_view(idx: int, ep: dict, rebuild: bool, glyphjax) -> dict:
     turns = []
     for i, turn in enumerate(ep["turns"]):
         recorded = turn.get("observation") or ""
-        shown = rebuilt[i] if rebuilt else split_observation(recorded)
+        step = turn_step(turn, i)
+        shown = rebuilt[step] if rebuilt and step < len(rebuilt) else split_observation(recorded)
         status = turn.get("parse_status", "ok")
         turns.append({
-            "t": int(turn.get("t", i)), "legend": shown["legend"], "hud": shown["hud"],
+            "t": step, "legend": shown["legend"], "hud": shown["hud"],
             "grid": shown["grid"], "message": shown["message"],
             "recorded": recorded if i in bad else None, "mismatch": i in bad,
             "completion": turn.get("completion") or "", "action": int(turn.get("action", -1)),
@@ -138,8 +149,9 @@ def _episode_view(idx: int, ep: dict, rebuild: bool, glyphjax) -> dict:
         })
     final = None
     if rebuilt:
-        f = rebuilt[len(ep["turns"])]
-        final = {"t": len(ep["turns"]), "legend": f["legend"], "hud": f["hud"], "grid": f["grid"],
+        n = len(rebuilt) - 1
+        f = rebuilt[n]
+        final = {"t": n, "legend": f["legend"], "hud": f["hud"], "grid": f["grid"],
                  "message": f["message"]}
     try:
         suite_actions = list(glyphjax.make(ep["task"]).card.actions)
@@ -150,6 +162,7 @@ def _episode_view(idx: int, ep: dict, rebuild: bool, glyphjax) -> dict:
         "return": float(ep.get("return", sum(t.get("reward", 0.0) for t in ep["turns"]))),
         "length": int(ep.get("length", len(ep["turns"]))), "outcome": outcome(ep),
         "policy": ep.get("policy", ""), "harness": ep.get("harness", ""),
+        "seat": int(ep.get("seat", 0)), "players": len(ep["returns"]) if ep.get("returns") else 1,
         "parse_failures": sum(t["parse_failure"] for t in turns),
         "truncations": sum(t["truncated"] for t in turns),
         "mismatches": bad, "rebuild_error": error, "rebuilt": rebuilt is not None,
@@ -275,7 +288,7 @@ function show() {
   if (!cur) return;
   const fs = frames(cur); turn = Math.max(0, Math.min(turn, fs.length - 1));
   const f = fs[turn], isFinal = cur.final && turn === fs.length - 1;
-  setText("header", cur.task + " · seed " + cur.seed + " · return " + cur["return"].toFixed(4) + " · " + cur.length + " turns · " + cur.outcome + (cur.policy ? " · " + cur.policy : "") + (cur.harness ? " · harness " + cur.harness : ""));
+  setText("header", cur.task + " · seed " + cur.seed + " · return " + cur["return"].toFixed(4) + " · " + cur.length + " turns · " + cur.outcome + (cur.policy ? " · " + cur.policy : "") + (cur.players > 1 ? " · seat " + cur.seat + " of " + cur.players : "") + (cur.harness ? " · harness " + cur.harness : ""));
   const w = $("warnings"); w.replaceChildren();
   if (cur.rebuild_error) w.appendChild(el("div", "Frames not rebuilt: " + cur.rebuild_error + " (showing recorded observations)", "warn"));
   if (cur.mismatches.length) w.appendChild(el("div", "Warning: the recorded observation disagrees with the frame rebuilt from (task, seed, actions) at turn(s) " + cur.mismatches.join(", ") + ".", "warn"));
