@@ -221,3 +221,14 @@ def test_replay_viewer__rebuilds_each_seats_own_view_from_joint_actions(game, tm
     ep = dict(next(e for e in eps if e["seat"] == 1 and secrets(game, e["seed"])[0] != secrets(game, e["seed"])[1]))
     ep["seat"] = 0
     assert check_episode(ep)[1] == list(range(len(ep["turns"])))
+
+
+def test_evaluate_llm__summary_has_each_text_seats_mean_return(game):
+    from rl.llm_eval import evaluate_llm
+    opp = ArrayPlayer(game.first_free_cell, "first-free")
+    pol = BoardPolicy("fake", lambda board, n: max(k for k, c in enumerate(board) if c == "·"))
+    result = evaluate_llm(pol, [TASK_ID], SEEDS, opponents={0: opp})
+    s = result.summary[TASK_ID]
+    replayed = [replay_seats(game, r.seed, r.joint_actions)[1][:, 1].sum() for r in result.records]
+    assert s["episodes"] == len(SEEDS) and "mean_return_seat_0" not in s
+    assert s["mean_return_seat_1"] == pytest.approx(np.mean(replayed)) == pytest.approx(s["mean_return"])
