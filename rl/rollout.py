@@ -287,6 +287,10 @@ def _episodes(policy: Policy, episodes: Sequence[tuple[str, int]], seatings: lis
         bad = [s for s in seating if not (isinstance(s, int) and 0 <= s < n)]
         if bad:
             raise ValueError(f"{task}: opponent seats {bad} do not exist; the game has seats 0..{n - 1}")
+        odd = [s for s, p in seating.items() if not isinstance(p, ArrayPlayer) and not hasattr(p, "complete")]
+        if odd:
+            raise TypeError(f"{task}: the opponent in seats {odd} is neither a text Policy (with .complete) nor an "
+                            "ArrayPlayer; wrap an array policy as ArrayPlayer(fn, name)")
         players = [seating.get(s, policy) for s in range(n)]
         seats = {s: _Seat(s, p, system_prompt(env.card, harness, seat=s if n > 1 else None))
                  for s, p in enumerate(players) if not isinstance(p, ArrayPlayer)}

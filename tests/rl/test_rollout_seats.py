@@ -183,6 +183,8 @@ def test_opponents__wrong_seats_raise_naming_the_task(game):
         run_rollouts(pol, [("dummy/arrow-1", 0)], opponents={1: pol})
     with pytest.raises(ValueError, match="2 seatings for 1 episodes"):
         run_rollouts(pol, [(TASK_ID, 0)], opponents=[{}, {}])
+    with pytest.raises(TypeError, match=r"seats \[1\] is neither a text Policy .* ArrayPlayer\(fn, name\)"):
+        run_rollouts(pol, [(TASK_ID, 0)], opponents={1: game.first_free_cell})
 
 
 def test_local_tiny_model__self_play_records_its_own_tokens_per_seat(game, tiny_ckpt):
