@@ -146,6 +146,8 @@ class _TaskBatch:
 
     def frames(self, seats: np.ndarray) -> Frame:
         """Every episode's frame as seats[j] sees it (one program renders every seat)."""
+        if self.env.card.num_players == 1:
+            return jax.device_get(self.fns["render"](self.states))
         return jax.device_get(self.fns["render"](self.states, jnp.asarray(seats, jnp.int32)))
 
     def array_actions(self, t: int, player: ArrayPlayer) -> np.ndarray:
@@ -162,7 +164,7 @@ _COMPILED: dict[int, tuple[Env, dict]] = {}
 
 def _compiled(env: Env) -> dict:
     """jit(vmap) reset/step/to_play/render of one env, built once per env (envs are singletons).
-    `render(states, seats)` draws row j as seats[j] sees it (single-agent tasks: seat 0)."""
+    Multi-seat: `render(states, seats)` draws row j as seats[j] sees it; single-agent: `render(states)`."""
     if id(env) not in _COMPILED:
         params = env.default_params()
         fns = {"reset": jax.jit(jax.vmap(lambda seed: env.reset(reset_key(seed), params))),
@@ -173,8 +175,7 @@ def _compiled(env: Env) -> dict:
             fns["to_play"] = jax.jit(jax.vmap(env.to_play))
             fns["render"] = jax.jit(jax.vmap(lambda s, seat: env.render(s, params, seat)))
         else:
-            single = jax.jit(jax.vmap(lambda s: env.render(s, params)))
-            fns["render"] = lambda states, seats: single(states)
+            fns["render"] = jax.jit(jax.vmap(lambda s: env.render(s, params)))
         _COMPILED[id(env)] = (env, fns)
     return _COMPILED[id(env)][1]
 
