@@ -101,10 +101,10 @@ def test_task__replay_matches_vmapped_run_bit_for_bit(task_id, results):
         frames_b, trans_b = replay(env, seed, actions)
         for a, b in zip(jax.tree.leaves((frames_a, trans_a)), jax.tree.leaves((frames_b, trans_b))):
             np.testing.assert_array_equal(a, b, err_msg=f"{task_id} seed {seed}")
-        ret = np.float32(0)
+        ret = np.zeros_like(r.returns[seed])  # float32 scalar, or one per seat
         for reward in trans_a.reward:  # same summation order as the scan in rollout
-            ret = np.float32(ret + reward)
-        assert ret == r.returns[seed], f"{task_id} seed {seed}: replay {ret} vs vmapped {r.returns[seed]}"
+            ret = (ret + reward).astype(np.float32)
+        assert (ret == r.returns[seed]).all(), f"{task_id} seed {seed}: replay {ret} vs vmapped {r.returns[seed]}"
         ended = trans_a.terminated[-1] | trans_a.truncated[-1]
         assert bool(np.all(ended)), f"{task_id} seed {seed}: replay did not end where the run did"
 

@@ -13,7 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from glyphjax.core.sampling import uniform_true
-from glyphjax.core.types import Env, EnvState, Frame, Transition
+from glyphjax.core.types import NO_ACTION, Env, EnvState, Frame, Transition
 
 # An array policy: (key, state, params) -> int32 action. Vmapped over the batch by `rollout`.
 ArrayPolicy = Callable[[jax.Array, EnvState, Any], jax.Array]
@@ -46,10 +46,10 @@ def random_policy(num_actions: int) -> ArrayPolicy:
 
 
 def random_legal_policy(env: Env) -> ArrayPolicy:
-    """Uniformly random among the actions `env.legal(state, params)` allows (the opponent of
-    multi-seat games; action 0 when the mask is empty)."""
+    """Uniformly random legal moves of the seat to move (`env.legal`); NO_ACTION when none is."""
     def act(key, state, params):
-        return uniform_true(env.legal(state, params), jax.random.uniform(key))
+        mask = env.legal(state, params)
+        return jnp.where(jnp.any(mask), uniform_true(mask, jax.random.uniform(key)), NO_ACTION)
     return act
 
 

@@ -1,4 +1,5 @@
-"""Connect Four (classics/connectfour): drops, four-in-a-row in all directions, AI rule, draw."""
+"""Connect Four (classics/connectfour against the AI through `versus`; classics/connectfour-2p):
+drops, four-in-a-row in all directions, AI rule, draw, two-seat rules and per-seat views."""
 
 import jax
 import jax.numpy as jnp
@@ -9,6 +10,10 @@ from glyphjax.suites.classics.connectfour import ai_choice, four_in_a_row
 
 ENV = glyphjax.make("classics/connectfour")
 STEP = jax.jit(ENV.step)  # one compile per module; eager stepping is slow
+
+
+def with_board(state, board):
+    return state.replace(game=state.game.replace(board=jnp.asarray(board, jnp.int32)))
 
 
 def py_four(mask):
@@ -64,12 +69,12 @@ def test_connectfour__full_column_is_noop_and_gravity():
     s = ENV.reset(glyphjax.reset_key(0))
     b = np.zeros((6, 7), np.int32)
     b[:, 2] = [1, 2, 1, 2, 1, 2]
-    s = s.replace(board=jnp.asarray(b))
+    s = with_board(s, b)
     s2, tr = STEP(glyphjax.step_key(0, 0), s, 2)
-    np.testing.assert_array_equal(s2.board, s.board)
+    np.testing.assert_array_equal(s2.game.board, s.game.board)
     assert int(tr.event) == 2 and float(tr.reward) == 0.0
     s3, _ = STEP(glyphjax.step_key(0, 0), s, 4)
-    b3 = np.asarray(s3.board)
+    b3 = np.asarray(s3.game.board)
     assert b3[5, 4] == 1 and (b3 == 2).sum() == 4  # your disc fell to the bottom, AI dropped one
 
 
@@ -77,18 +82,18 @@ def test_connectfour__win_loss_draw_rewards():
     s = ENV.reset(glyphjax.reset_key(0))
     b = np.zeros((6, 7), np.int32)
     b[5, 0:3] = 1; b[4, 0:2] = 2; b[3, 0] = 2
-    s_win, tr = STEP(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 3)
+    s_win, tr = STEP(glyphjax.step_key(0, 0), with_board(s, b), 3)
     assert float(tr.reward) == 1.0 and bool(tr.terminated)
     b = np.zeros((6, 7), np.int32)
     b[5, 0:3] = 2; b[4, 0:3] = 1
-    _, tr = STEP(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 6)
+    _, tr = STEP(glyphjax.step_key(0, 0), with_board(s, b), 6)
     assert float(tr.reward) == -1.0 and bool(tr.terminated)
     # a draw: fill all but one cell with no four anywhere, you play the last cell
     col_a, col_b = [1, 1, 1, 2, 2, 2], [2, 2, 2, 1, 1, 1]  # top to bottom
     b = np.array([col_a if c % 2 == 0 else col_b for c in range(7)]).T
     assert not py_four(b == 1) and not py_four(b == 2)
     b[0, 0] = 0
-    _, tr = STEP(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 0)
+    _, tr = STEP(glyphjax.step_key(0, 0), with_board(s, b), 0)
     assert bool(tr.terminated) and float(tr.reward) == 0.0 and int(tr.event) == 5
 
 
@@ -96,7 +101,7 @@ def test_connectfour__golden_board():
     s = ENV.reset(glyphjax.reset_key(0))
     b = np.zeros((6, 7), np.int32)
     b[5, 0:3] = 1; b[5, 6] = 2; b[4, 6] = 2  # you threaten column 3
-    s, tr = STEP(glyphjax.step_key(0, 0), s.replace(board=jnp.asarray(b)), 0)
+    s, tr = STEP(glyphjax.step_key(0, 0), with_board(s, b), 0)
     # your disc lands on (4, 0); the AI must block at (5, 3)
     text = glyphjax.render_text(ENV.card, ENV.render(s))
     assert text.grid == "\n".join([

@@ -1,4 +1,5 @@
-"""Tron (classics/tron): walls, trails, head-on and swap collisions, no reversing, AI, golden."""
+"""Tron (classics/tron against the AI through `versus`; classics/tron-2p): walls, trails, head-on
+and swap collisions, no reversing, AI, golden, half-move rounds and the hidden heading."""
 
 import jax
 import jax.numpy as jnp
@@ -18,8 +19,8 @@ def state(you, you_dir, ai, ai_dir, mine=(), theirs=()):
         trail[rc] = 1
     for rc in (ai, *theirs):
         trail[rc] = 2
-    return s.replace(trail=jnp.asarray(trail), you=jnp.array(you, jnp.int32), you_dir=jnp.int32(you_dir),
-                     ai=jnp.array(ai, jnp.int32), ai_dir=jnp.int32(ai_dir))
+    return s.replace(game=s.game.replace(trail=jnp.asarray(trail), pos=jnp.array([you, ai], jnp.int32),
+                                         heading=jnp.array([you_dir, ai_dir], jnp.int32)))
 
 
 def step(s, a, t=0):
@@ -57,10 +58,10 @@ def test_tron__head_on_and_swap_are_draws():
 def test_tron__reversing_is_ignored():
     s = ENV.reset(glyphjax.reset_key(0))
     s2, tr = step(s, LEFT)
-    assert int(s2.you_dir) == RIGHT and tuple(np.asarray(s2.you)) == (7, 4) and not bool(tr.terminated)
+    assert int(s2.game.heading[0]) == RIGHT and tuple(np.asarray(s2.game.pos[0])) == (7, 4) and not bool(tr.terminated)
     s3, _ = step(s2, UP, 1)
-    assert int(s3.you_dir) == UP and tuple(np.asarray(s3.you)) == (6, 4)
-    assert np.asarray(s3.trail)[7, 3:5].tolist() == [1, 1]  # trail persists
+    assert int(s3.game.heading[0]) == UP and tuple(np.asarray(s3.game.pos[0])) == (6, 4)
+    assert np.asarray(s3.game.trail)[7, 3:5].tolist() == [1, 1]  # trail persists
 
 
 def test_tron__ai_outlives_a_straight_runner():
@@ -75,7 +76,7 @@ def test_tron__golden_board():
     rows = text.grid.split("\n")
     assert rows[0] == "█" * 15 and rows[14] == "█" * 15
     assert rows[6][:5] == "█··☺·" and rows[7][:5] == "█··▞·"
-    ai = tuple(np.asarray(s.ai))
+    ai = tuple(np.asarray(s.game.pos[1]))
     assert ai in ((6, 11), (8, 11), (7, 10)) and rows[ai[0]][ai[1]] == "☻" and rows[7][11] == "▚"
     assert text.hud.endswith("Your heading: UP    AI heading: " + ("UP", "DOWN", "LEFT")[
         [(6, 11), (8, 11), (7, 10)].index(ai)])
@@ -89,9 +90,9 @@ def test_tron__ai_avoids_dead_end_and_contested_cell():
     for t in range(8):
         s = state((7, 9), RIGHT, (7, 11), LEFT, mine=((7, 8),), theirs=pocket)
         s2, tr = step(s, UP, t)  # you turn away so nobody crashes
-        assert int(s2.ai_dir) == DOWN and not bool(tr.terminated), t
+        assert int(s2.game.heading[1]) == DOWN and not bool(tr.terminated), t
     # without you nearby, both open moves beat the pocket
     for t in range(8):
         s = state((2, 2), RIGHT, (7, 11), LEFT, theirs=pocket)
         s2, _ = step(s, RIGHT, t)
-        assert int(s2.ai_dir) in (DOWN, LEFT), t
+        assert int(s2.game.heading[1]) in (DOWN, LEFT), t
