@@ -129,3 +129,12 @@ def test_trainer__against_random_opponent_update_logs_the_trained_seat(game, tmp
     assert np.isfinite(rec["loss"]) and rec["logp_mismatch"] < 1e-4
     line = json.loads((tmp_path / "metrics.jsonl").read_text().splitlines()[-1])
     assert line["seats"] == [0, 0, 0, 0]
+
+
+def test_seatings__scripted_opponent_is_the_games_own_ai(tmp_path):
+    import glyphjax
+    task = "classics/connectfour-2p"
+    plan = validate(_cfg(tmp_path, **{"tasks.ids": f"[{task}]", "rl.opponent": "scripted", "rl.train_seats": "[1]"}))
+    assert plan.opponent == "scripted" and plan.train_seats == (1,)
+    (seating_0,) = seating.seatings([(task, 3)], [0], "scripted", (1,))
+    assert list(seating_0) == [0] and seating_0[0].fn is glyphjax.make(task).scripted_policy
