@@ -234,3 +234,43 @@ def test_evaluate_llm__summary_has_each_text_seats_mean_return(game):
     replayed = [replay_seats(game, r.seed, r.joint_actions)[1][:, 1].sum() for r in result.records]
     assert s["episodes"] == len(SEEDS) and "mean_return_seat_0" not in s
     assert s["mean_return_seat_1"] == pytest.approx(np.mean(replayed)) == pytest.approx(s["mean_return"])
+
+
+class MemoPolicy(BoardPolicy):
+    """BoardPolicy that answers memory-update calls with a note naming its seat and its secret."""
+
+    def complete(self, conversations, sampling):
+        moves = [c for c in conversations if "<memory>" not in c[-1]["content"]]
+        replies = iter(super().complete(moves, sampling))
+        out = []
+        for conv in conversations:
+            if conv in moves:
+                out.append(next(replies))
+                continue
+            seat = re.search(r"You play seat (\d)", conv[0]["content"]).group(1)
+            secret = re.findall(r"Secret: (\d)", conv[1]["content"])[-1]
+            out.append(Completion(f"<memory>seat {seat} knows {secret}</memory>", [1], [2], [-0.1], "stop"))
+        return out
+
+
+def test_memory_harness__each_seat_keeps_its_own_notes(game):
+    recs = run_rollouts(MemoPolicy("memo", first_free), [(TASK_ID, s) for s in SEEDS],
+                        HarnessConfig(name="memory", memory=True))
+    for r in recs:
+        own = secrets(game, r.seed)[r.seat]
+        assert r.turns[0].memory == ""
+        assert [t.memory for t in r.turns[1:]] == [f"seat {r.seat} knows {own}"] * (r.length - 1), (r.seed, r.seat)
+        assert all(t.memory_update is not None for t in r.turns[:-1])
+
+
+def test_trajectory__a_single_agent_line_without_seat_fields_still_reads(tmp_path):
+    from rl.trajectory import EpisodeRecord
+    recs = run_rollouts(BoardPolicy("fake", first_free), [("dummy/arrow-1", 4)])
+    d = recs[0].to_dict()
+    assert d["seat"] == 0 and d["joint_actions"] is None and d["turns"][0]["seat"] == 0
+    for key in ("seat", "joint_actions", "returns", "seat_policies"):
+        d.pop(key)
+    for turn in d["turns"]:
+        turn.pop("seat")
+    old = EpisodeRecord.from_dict(d)
+    assert old == recs[0] and old.replay_actions == old.actions
