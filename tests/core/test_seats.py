@@ -10,7 +10,8 @@ import pytest
 
 import glyphjax
 from glyphjax.core.types import FORFEIT, NO_ACTION, NOOP, TaskCard
-from tests.core.seat_games import SecretRace
+from tests.core.seat_games import LeakyRace, SecretRace
+from tests.seat_checks import hidden_information_leaks, random_legal_play
 
 KEY = jax.random.PRNGKey(0)
 ADD_1, ADD_2, ADD_3 = 0, 1, 2
@@ -112,3 +113,34 @@ def test_single_agent__seat_defaults_stay_as_before():
     assert tr.reward.shape == () and tr.reward.dtype == jnp.float32
     with pytest.raises(ValueError, match="seat 1 is not a seat of this 1-player task"):
         env.render(s, seat=1)
+
+
+def _states_of(env, n=32, turns=(0, 1, 2)):
+    play = random_legal_play(env, jnp.arange(n, dtype=jnp.uint32), sample_turns=turns)
+    return jax.tree.map(lambda x: x.reshape((-1,) + x.shape[2:]), play.states), play
+
+
+def test_hidden_information_check__passes_a_private_secret_and_catches_a_leak():
+    states, play = _states_of(SecretRace())
+    assert not play.empty_mask.any() and play.max_abs_sum.max() == 0 and play.decided.all()
+    assert hidden_information_leaks(SecretRace(), states, KEY) == []
+    leaks = hidden_information_leaks(LeakyRace(), states, KEY)
+    assert len(leaks) == 2 and "seat 1's text changed when seat 0's private state did" in leaks[0]
+
+
+def test_random_legal_play__reports_an_empty_mask_and_a_non_zero_sum():
+    class Stuck(SecretRace):
+        def _legal(self, state, params):
+            return jnp.array([False, False, state.total < 3])  # ADD_3 once, then nothing is legal
+
+    class Unbalanced(SecretRace):
+        def _step(self, key, state, action, params):
+            nxt, reward, won, event = super()._step(key, state, action, params)
+            return nxt, jnp.maximum(reward, 0.0), won, event  # the loser's -1 is missing
+
+    seeds = jnp.arange(8, dtype=jnp.uint32)
+    stuck = random_legal_play(Stuck(NOOP), seeds)
+    assert stuck.empty_mask.all() and not stuck.bad_to_play.any() and stuck.ended.all()  # truncated
+    fair, unfair = random_legal_play(SecretRace(), seeds), random_legal_play(Unbalanced(), seeds)
+    assert not fair.empty_mask.any() and (fair.max_abs_sum == 0).all()
+    assert (unfair.max_abs_sum == 1).all() and unfair.decided.all()

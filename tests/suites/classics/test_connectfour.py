@@ -7,6 +7,7 @@ import numpy as np
 
 import glyphjax
 from glyphjax.suites.classics.connectfour import ai_choice, four_in_a_row
+from tests.seat_checks import random_legal_play
 
 ENV = glyphjax.make("classics/connectfour")
 STEP = jax.jit(ENV.step)  # one compile per module; eager stepping is slow
@@ -121,3 +122,73 @@ def test_connectfour__scripted_policy_beats_random_mostly():
     r = np.asarray(res.returns)
     assert set(np.unique(r)) <= {-1.0, 0.0, 1.0}
     assert (r == 1).mean() > 0.2 and (r == -1).mean() > 0.05, f"win rate {(r == 1).mean()}"
+
+
+GAME = glyphjax.make("classics/connectfour-2p")
+GAME_STEP = jax.jit(GAME.step)
+
+
+def game_state(board, mover):
+    s = GAME.reset(glyphjax.reset_key(0))
+    return s.replace(board=jnp.asarray(board, jnp.int32), mover=jnp.int32(mover))
+
+
+def messages(state):
+    return [glyphjax.render_text(GAME.card, GAME.render(state, seat=seat)).message for seat in (0, 1)]
+
+
+def test_connectfour_2p__a_win_pays_each_seat_and_both_read_it():
+    b = np.zeros((6, 7), np.int32)
+    b[5, 0:3] = 2; b[4, 0:3] = 1; b[5, 6] = 1
+    s, tr = GAME_STEP(glyphjax.step_key(0, 0), game_state(b, 1), 3)
+    np.testing.assert_array_equal(tr.reward, [-1.0, 1.0])
+    assert bool(tr.terminated) and not bool(jnp.any(GAME.legal(s)))
+    assert messages(s) == ["The opponent connected four. You lose.", "Four in a row. You win!"]
+
+
+def test_connectfour_2p__full_column_or_no_move_forfeits():
+    b = np.zeros((6, 7), np.int32)
+    b[:, 2] = [1, 2, 1, 2, 1, 2]
+    s = game_state(b, 1)
+    np.testing.assert_array_equal(np.asarray(GAME.legal(s)), [True, True, False, True, True, True, True])
+    s2, tr = GAME_STEP(glyphjax.step_key(0, 0), s, 2)
+    np.testing.assert_array_equal(tr.reward, [1.0, -1.0])
+    assert bool(tr.terminated) and (np.asarray(s2.board) == b).all()
+    assert messages(s2) == ["The opponent chose a full column and forfeits. You win!",
+                            "That column is full: an illegal move forfeits the game. You lose."]
+    s3, tr = GAME_STEP(glyphjax.step_key(0, 0), game_state(b, 0), glyphjax.NO_ACTION)
+    np.testing.assert_array_equal(tr.reward, [-1.0, 1.0])
+    assert messages(s3) == ["You made no move: that forfeits the game. You lose.",
+                            "The opponent made no move and forfeits. You win!"]
+
+
+def test_connectfour_2p__full_board_without_four_is_a_draw():
+    col_a, col_b = [1, 1, 1, 2, 2, 2], [2, 2, 2, 1, 1, 1]  # top to bottom
+    b = np.array([col_a if c % 2 == 0 else col_b for c in range(7)]).T
+    b[0, 0] = 0
+    s, tr = GAME_STEP(glyphjax.step_key(0, 0), game_state(b, 0), 0)
+    np.testing.assert_array_equal(tr.reward, [0.0, 0.0])
+    assert bool(tr.terminated) and messages(s) == ["The board is full. Draw."] * 2
+
+
+def test_connectfour_2p__each_seat_sees_its_own_discs_and_the_others_last_move():
+    s = GAME.reset(glyphjax.reset_key(0))
+    for col in (3, 3, 0):  # seat 0, seat 1, seat 0
+        s, _ = GAME_STEP(glyphjax.step_key(0, 0), s, col)
+    views = [glyphjax.render_text(GAME.card, GAME.render(s, seat=seat)) for seat in (0, 1)]
+    assert views[0].grid.split("\n")[-2:] == ["4 ···◎···", "5 ◍··◍···"]
+    assert views[1].grid.split("\n")[-2:] == ["4 ···◍···", "5 ◎··◎···"]
+    assert views[0].hud.endswith("The opponent's last move: column 3")
+    assert views[1].hud.endswith("The opponent's last move: column 0")
+    assert views[1].legend == "· — empty floor\n◍ — your disc\n◎ — the opponent's disc"
+    assert messages(s) == ["You dropped a disc; the opponent moves next.", "The opponent dropped a disc."]
+
+
+def test_connectfour_2p__ten_thousand_random_legal_self_play_episodes_are_zero_sum():
+    """Core v2 must-hold: per-seat rewards sum to 0 on every step; the legal mask is never empty
+    while playing."""
+    play = random_legal_play(GAME, jnp.arange(10_000, dtype=jnp.uint32))
+    assert not play.empty_mask.any(), f"empty legal mask in seeds {np.flatnonzero(play.empty_mask)[:5]}"
+    assert play.max_abs_sum.max() == 0.0, f"seats' rewards summed to {play.max_abs_sum.max()}"
+    assert not play.bad_to_play.any() and play.ended.all()
+    assert play.decided.mean() > 0.9  # random play rarely fills the board without a four

@@ -96,3 +96,47 @@ def test_tron__ai_avoids_dead_end_and_contested_cell():
         s = state((2, 2), RIGHT, (7, 11), LEFT, theirs=pocket)
         s2, _ = step(s, RIGHT, t)
         assert int(s2.game.heading[1]) in (DOWN, LEFT), t
+
+
+GAME = glyphjax.make("classics/tron-2p")
+GAME_STEP = jax.jit(GAME.step)
+
+
+def texts(state):
+    return [glyphjax.render_text(GAME.card, GAME.render(state, seat=seat)).render() for seat in (0, 1)]
+
+
+def test_tron_2p__a_round_is_two_half_moves_and_the_first_choice_stays_hidden():
+    s0 = GAME.reset(glyphjax.reset_key(0))
+    after_first = [GAME_STEP(glyphjax.step_key(0, 0), s0, a)[0] for a in (UP, DOWN, LEFT, RIGHT)]
+    for s in after_first:
+        assert int(GAME.to_play(s)) == 1 and (np.asarray(s.pos) == np.asarray(s0.pos)).all()
+    seat1_views = {texts(s)[1] for s in after_first}
+    assert len(seat1_views) == 1, "seat 1 can tell which heading seat 0 chose"
+    assert "The opponent has chosen its heading" in seat1_views.pop()
+    s, tr = GAME_STEP(glyphjax.step_key(0, 1), after_first[0], DOWN)  # seat 0 UP, seat 1 DOWN
+    assert int(GAME.to_play(s)) == 0 and not bool(tr.terminated)
+    assert np.asarray(s.pos).tolist() == [[6, 3], [8, 11]]
+    assert np.asarray(s.heading).tolist() == [UP, DOWN]
+
+
+def test_tron_2p__crash_pays_per_seat_and_no_move_forfeits():
+    s = GAME.reset(glyphjax.reset_key(0))
+    trail = np.zeros((15, 15), np.int32)
+    trail[7, 3], trail[1, 1], trail[2, 1], trail[1, 2] = 1, 2, 1, 1
+    s = s.replace(trail=jnp.asarray(trail), pos=jnp.array([[7, 3], [1, 1]], jnp.int32),
+                  heading=jnp.array([RIGHT, LEFT], jnp.int32))
+    s1, _ = GAME_STEP(glyphjax.step_key(0, 0), s, RIGHT)
+    s2, tr = GAME_STEP(glyphjax.step_key(0, 1), s1, UP)  # seat 1 is boxed in: every move crashes
+    np.testing.assert_array_equal(tr.reward, [1.0, -1.0])
+    assert bool(tr.terminated)
+    msgs = [glyphjax.render_text(GAME.card, GAME.render(s2, seat=seat)).message for seat in (0, 1)]
+    assert msgs == ["The opponent crashed. You win!", "You crashed. You lose."]
+    _, tr = GAME_STEP(glyphjax.step_key(0, 1), s1, glyphjax.NO_ACTION)
+    np.testing.assert_array_equal(tr.reward, [1.0, -1.0])  # seat 1 made no move: it forfeits
+
+
+def test_tron_2p__each_seat_sees_its_own_cycle_as_mine():
+    s = GAME.reset(glyphjax.reset_key(0))
+    rows0, rows1 = (t.split("[Grid]\n")[1].split("\n")[:15] for t in texts(s))
+    assert rows0[7] == "█··☺·······⬢··█" and rows1[7] == "█··⬢·······☺··█"
