@@ -59,12 +59,14 @@ def llm_evaluator(cfg):
                            f"here ({e}); use policy=random or policy=scripted") from None
     from omegaconf import OmegaConf
     sampling = {k: v for k, v in OmegaConf.to_container(pol, resolve=True).items()
-                if k in ("temperature", "top_p", "top_k", "max_new_tokens")}
+                if k in ("temperature", "top_p", "top_k", "max_new_tokens", "seed")}
+    policy_kwargs = {"action_tokens": True} if pol.get("action_tokens") else None
     harness = OmegaConf.to_container(cfg.harness, resolve=True)
 
     def evaluate(task: str, seeds: np.ndarray) -> TaskResult:
         out = evaluate_llm(policy=pol.name, task_ids=[task], seeds=[int(s) for s in seeds],
                            model=model, server_url=cfg.server.url, harness=harness, sampling=sampling,
-                           out_path=f"{cfg.out}.trajectories.jsonl" if cfg.out else None)
+                           out_path=f"{cfg.out}.trajectories.jsonl" if cfg.out else None,
+                           policy_kwargs=policy_kwargs)
         return from_episodes(task, _episodes(out))
     return evaluate

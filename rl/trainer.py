@@ -477,28 +477,32 @@ class Trainer:
         return rec
 
     def evaluate(self) -> dict:
-        from rl.rollout import run_rollouts
+        """Held-out return through glyphjax-eval's code path (rl.llm_eval.evaluate_per_task)."""
+        from rl.llm_eval import evaluate_per_task
         n = int(_get(self.cfg, "eval.seeds", 4))
         repeats = int(_get(self.cfg, "eval.repeats", 1))
         seeds = seedlib.eval_seeds(n)
-        episodes = [(t, s) for t in self.plan.task_ids for s in seeds for _ in range(repeats)]
-        positions = [j for _ in self.plan.task_ids for j in range(n * repeats)]
-        opponent = _get(self.cfg, "eval.opponent", self.plan.opponent)
-        if hasattr(self.policy, "_calls"):
-            self.policy._calls = 0
+        opponents = self._eval_opponents([int(s) for s in seeds for _ in range(repeats)])
         sampling = dataclasses.replace(self.sampling, seed=int(_get(self.cfg, "eval.sampling_seed", 12345)),
                                        temperature=float(_get(self.cfg, "eval.temperature", self.sampling.temperature)))
-        records = run_rollouts(self.policy, episodes, self.harness, sampling,
-                               opponents=seating.seatings(episodes, positions, opponent, self.plan.train_seats),
-                               max_turns=_get(self.cfg, "rl.max_turns"))
+        records = evaluate_per_task(self.policy, self.plan.task_ids, seeds, self.harness, sampling, repeats=repeats,
+                                    max_turns=_get(self.cfg, "rl.max_turns"), opponents=opponents)
+        records = [r for r in records if seating.trained(r, self.plan.train_seats)]
         per_task: dict[str, list[float]] = {}
-        for r in (r for r in records if seating.trained(r, self.plan.train_seats)):
+        for r in records:
             per_task.setdefault(r.task, []).append(float(r.episode_return))
         rec = {"kind": "eval", "update": self.update, "weight_version": self.weight_version,
                "return_mean": float(np.mean([np.mean(v) for v in per_task.values()])),  # tasks weighted equally
-               "per_task": {k: float(np.mean(v)) for k, v in per_task.items()}, "episodes": len(episodes)}
+               "per_task": {k: float(np.mean(v)) for k, v in per_task.items()},
+               "episodes": len(self.plan.task_ids) * n * repeats, "returns": [float(r.episode_return) for r in records]}
         self.log.write(rec)
         return rec
+
+    def _eval_opponents(self, episode_seeds: list[int]) -> dict:
+        """Per task, the seating of each held-out episode against `eval.opponent` (multi-seat tasks)."""
+        opponent = _get(self.cfg, "eval.opponent", self.plan.opponent)
+        return {t: seating.seatings([(t, s) for s in episode_seeds], range(len(episode_seeds)), opponent,
+                                    self.plan.train_seats) for t in self.plan.task_ids}
 
     def run(self, stop_after: int | None = None) -> list[dict]:
         """Train until the budget is spent (or `stop_after` more updates, to simulate preemption)."""
@@ -545,7 +549,11 @@ def _seat_returns(records) -> dict:
 
 
 def train(cfg: Any) -> list[dict]:
-    """Validate, build and run; returns the metric records."""
+    """Validate, build and run, then save the final model and print the summary (rl/run_summary.py);
+    returns the metric records."""
     plan = validate(cfg)
     trainer = Trainer(cfg, plan)
-    return trainer.run(_get(cfg, "stop_after"))
+    records = trainer.run(_get(cfg, "stop_after"))
+    from rl.run_summary import finish_run
+    finish_run(trainer, records)
+    return records
