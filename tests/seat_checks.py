@@ -90,3 +90,14 @@ def hidden_information_leaks(env, states, key: jax.Array) -> list[str]:
 
 def multi_seat_ids() -> list[str]:
     return [t for t in glyphjax.all_ids() if glyphjax.make(t).card.num_players > 1]
+
+
+def seat_views(env, state) -> list:
+    """The text observation of one (unbatched) state as each seat sees it."""
+    return [glyphjax.render_text(env.card, env.render(state, seat=seat)) for seat in range(env.card.num_players)]
+
+
+def state_with(env, **fields):
+    """The reset state of seed 0 with some fields replaced (int32 arrays): a scripted position."""
+    state = env.reset(glyphjax.reset_key(0))
+    return state.replace(**{k: jnp.asarray(v, jnp.int32) for k, v in fields.items()})

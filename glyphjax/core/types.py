@@ -26,7 +26,7 @@ treated as `NO_ACTION`.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, Callable, Mapping
 
 import jax
 import jax.numpy as jnp

@@ -3,6 +3,8 @@ frozen finished games, per-seat render with a traced seat, card validation."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -144,3 +146,26 @@ def test_random_legal_play__reports_an_empty_mask_and_a_non_zero_sum():
     fair, unfair = random_legal_play(SecretRace(), seeds), random_legal_play(Unbalanced(), seeds)
     assert not fair.empty_mask.any() and (fair.max_abs_sum == 0).all()
     assert (unfair.max_abs_sum == 1).all() and unfair.decided.all()
+
+
+def test_seats__forfeit_with_three_seats_shares_the_win_and_sums_to_zero():
+    class Relay(SecretRace):
+        """Three seats pass in turn (seat = t mod 3); ADD_3 stays illegal."""
+
+        def __init__(self):
+            super().__init__(FORFEIT)
+            self.card = dataclasses.replace(self.card, num_players=3)
+
+        def _to_play(self, state):
+            return state.t % 3
+
+        def _step(self, key, state, action, params):
+            return state, jnp.zeros((3,), jnp.float32), jnp.zeros((), jnp.bool_), jnp.int32(1)
+
+    env = Relay()
+    s = env.reset(KEY)
+    s, tr = env.step(KEY, s, ADD_1)  # seat 0 passes; seat 1 to move
+    np.testing.assert_array_equal(tr.reward, [0.0, 0.0, 0.0])
+    s, tr = env.step(KEY, s, ADD_3)
+    np.testing.assert_array_equal(tr.reward, [0.5, -1.0, 0.5])
+    assert bool(tr.terminated) and float(jnp.sum(tr.reward)) == 0.0

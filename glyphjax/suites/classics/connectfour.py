@@ -99,7 +99,8 @@ def _events(other: str, disc: str, illegal: str) -> tuple[str, ...]:
         full = "That column is full: an illegal move forfeits the game. You lose."
         other_full = f"{other_cap} chose a full column and forfeits. You win!"
     else:
-        full, other_full = "That column is full. Nothing happens.", f"{other_cap} chose a full column; nothing happens."
+        full = "That column is full. Nothing happens."
+        other_full = f"{other_cap} chose a full column; nothing happens."
     return ("", f"You play {YOU_DISC} and move first; {other} plays {disc}.", full,
             "Four in a row. You win!", f"{other_cap} connected four. You lose.",
             "The board is full. Draw.", f"{other_cap} dropped a disc.",
@@ -115,6 +116,7 @@ class ConnectFourGame(Env):
     def __init__(self, task_id: str, max_steps: int, illegal: str = FORFEIT,
                  other: str = "the opponent", other_disc: str = OPPONENT_DISC):
         self.table = codepoints(FLOOR + YOU_DISC + other_disc)
+        other_cap = other[0].upper() + other[1:]
         lose = ("forfeits the game (you lose)" if illegal == FORFEIT else "does nothing and you move again")
         self.card = TaskCard(
             id=task_id,
@@ -126,7 +128,7 @@ class ConnectFourGame(Env):
             actions=tuple(f"DROP_{c}" for c in range(COLS)),
             action_descriptions=tuple(f"drop your disc into column {c}" for c in range(COLS)),
             glyphs={FLOOR: "empty floor", YOU_DISC: "your disc", other_disc: f"{other}'s disc"},
-            hud="Step: {step} / {max_steps}    " + other[0].upper() + other[1:] + "'s last move: column {other_col}",
+            hud="Step: {step} / {max_steps}    " + other_cap + "'s last move: column {other_col}",
             hud_fields=("other_col",),
             hud_enums={"other_col": ("none", *(str(c) for c in range(COLS)))},
             max_steps=max_steps,

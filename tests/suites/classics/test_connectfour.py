@@ -7,7 +7,7 @@ import numpy as np
 
 import glyphjax
 from glyphjax.suites.classics.connectfour import ai_choice, four_in_a_row
-from tests.seat_checks import random_legal_play
+from tests.seat_checks import random_legal_play, seat_views, state_with
 
 ENV = glyphjax.make("classics/connectfour")
 STEP = jax.jit(ENV.step)  # one compile per module; eager stepping is slow
@@ -129,12 +129,11 @@ GAME_STEP = jax.jit(GAME.step)
 
 
 def game_state(board, mover):
-    s = GAME.reset(glyphjax.reset_key(0))
-    return s.replace(board=jnp.asarray(board, jnp.int32), mover=jnp.int32(mover))
+    return state_with(GAME, board=board, mover=mover)
 
 
 def messages(state):
-    return [glyphjax.render_text(GAME.card, GAME.render(state, seat=seat)).message for seat in (0, 1)]
+    return [view.message for view in seat_views(GAME, state)]
 
 
 def test_connectfour_2p__a_win_pays_each_seat_and_both_read_it():
@@ -175,7 +174,7 @@ def test_connectfour_2p__each_seat_sees_its_own_discs_and_the_others_last_move()
     s = GAME.reset(glyphjax.reset_key(0))
     for col in (3, 3, 0):  # seat 0, seat 1, seat 0
         s, _ = GAME_STEP(glyphjax.step_key(0, 0), s, col)
-    views = [glyphjax.render_text(GAME.card, GAME.render(s, seat=seat)) for seat in (0, 1)]
+    views = seat_views(GAME, s)
     assert views[0].grid.split("\n")[-2:] == ["4 ···◎···", "5 ◍··◍···"]
     assert views[1].grid.split("\n")[-2:] == ["4 ···◍···", "5 ◎··◎···"]
     assert views[0].hud.endswith("The opponent's last move: column 3")

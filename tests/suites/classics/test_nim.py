@@ -10,6 +10,7 @@ import numpy as np
 
 import glyphjax
 from glyphjax.suites.classics.nim import lost_for_mover, nim_vs_ai
+from tests.seat_checks import seat_views, state_with
 
 EASY = glyphjax.make("classics/nim-easy")
 HARD = glyphjax.make("classics/nim-hard")
@@ -121,23 +122,18 @@ def test_nim__golden_board():
 GAME = glyphjax.make("classics/nim-easy-2p")
 
 
-def game_state(piles, mover):
-    s = GAME.reset(glyphjax.reset_key(0))
-    return s.replace(piles=jnp.array(piles, jnp.int32), mover=jnp.int32(mover))
-
-
 def messages(state):
-    return [glyphjax.render_text(GAME.card, GAME.render(state, seat=seat)).message for seat in (0, 1)]
+    return [view.message for view in seat_views(GAME, state)]
 
 
 def test_nim_2p__taking_the_last_object_loses_for_that_seat():
-    s, tr = jit_step(GAME)(glyphjax.step_key(0, 0), game_state([0, 0, 1], 1), GAME.card.action_index("TAKE_2_1"))
+    s, tr = jit_step(GAME)(glyphjax.step_key(0, 0), state_with(GAME, piles=[0, 0, 1], mover=1), GAME.card.action_index("TAKE_2_1"))
     np.testing.assert_array_equal(tr.reward, [1.0, -1.0])
     assert bool(tr.terminated) and messages(s) == ["You win!", "You lose."]
 
 
 def test_nim_2p__legal_mask_and_forfeit_of_an_impossible_take():
-    s = game_state([0, 2, 0], 0)
+    s = state_with(GAME, piles=[0, 2, 0], mover=0)
     legal = np.asarray(GAME.legal(s))
     names = [a for a, ok in zip(GAME.card.actions, legal) if ok]
     assert names == ["TAKE_1_1", "TAKE_1_2"]
@@ -153,7 +149,7 @@ def test_nim_2p__seats_alternate_and_see_the_same_piles_with_their_own_hud():
     s, tr = jit_step(GAME)(glyphjax.step_key(0, 1), s, GAME.card.action_index("TAKE_0_1"))
     assert int(GAME.to_play(s)) == 0
     np.testing.assert_array_equal(tr.reward, [0.0, 0.0])
-    views = [glyphjax.render_text(GAME.card, GAME.render(s, seat=seat)) for seat in (0, 1)]
+    views = seat_views(GAME, s)
     assert views[0].grid == views[1].grid == "❚❚·····\n❚❚❚❚❚··\n·······"
     assert views[0].hud.endswith("Piles: 2, 5, 0    The opponent's last move: took 1 from pile 0")
     assert views[1].hud.endswith("Piles: 2, 5, 0    The opponent's last move: took 7 from pile 2")

@@ -6,6 +6,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import glyphjax
+from tests.seat_checks import seat_views
 
 ENV = glyphjax.make("classics/tron")
 STEP = jax.jit(ENV.step)  # one compile per module; eager stepping is slow
@@ -103,7 +104,7 @@ GAME_STEP = jax.jit(GAME.step)
 
 
 def texts(state):
-    return [glyphjax.render_text(GAME.card, GAME.render(state, seat=seat)).render() for seat in (0, 1)]
+    return [view.render() for view in seat_views(GAME, state)]
 
 
 def test_tron_2p__a_round_is_two_half_moves_and_the_first_choice_stays_hidden():
@@ -130,7 +131,7 @@ def test_tron_2p__crash_pays_per_seat_and_no_move_forfeits():
     s2, tr = GAME_STEP(glyphjax.step_key(0, 1), s1, UP)  # seat 1 is boxed in: every move crashes
     np.testing.assert_array_equal(tr.reward, [1.0, -1.0])
     assert bool(tr.terminated)
-    msgs = [glyphjax.render_text(GAME.card, GAME.render(s2, seat=seat)).message for seat in (0, 1)]
+    msgs = [view.message for view in seat_views(GAME, s2)]
     assert msgs == ["The opponent crashed. You win!", "You crashed. You lose."]
     _, tr = GAME_STEP(glyphjax.step_key(0, 1), s1, glyphjax.NO_ACTION)
     np.testing.assert_array_equal(tr.reward, [1.0, -1.0])  # seat 1 made no move: it forfeits
