@@ -31,7 +31,8 @@ def game():
 
 def _cfg(out, **over):
     items = {"tasks.ids": f"[{TASK_ID}]", "rl.group_size": 4, "rl.rollout_budget": 4, "rl.lr": "1e-3",
-             "rl.max_new_tokens": 4, "rl.micro_batch_size": 8, "ckpt_every": 0, "log.console": "false",
+             "policy.max_new_tokens": 4, "rl.micro_batch_size": 8, "rl.groups_per_update": 1, "eval.every": 0,
+             "rl.action_tokens": "false", "model.random_init_std": "null", "ckpt_every": 0, "log.console": "false",
              "harness": "compact", **over}
     return compose([f"{k}={v}" for k, v in items.items()], out)
 
