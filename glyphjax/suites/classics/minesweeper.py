@@ -23,10 +23,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import codepoints, dilate, neighbour_count
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._boards import choose_cells, dilate, neighbour_count8
-from glyphjax.suites.classics.common import cell_actions, codepoints, sample_cell
+from glyphjax.core.sampling import random_cell, random_cells
+from glyphjax.suites.classics.common import cell_actions
 
 SIZE = 8
 ACTIONS, ACTION_DESCRIPTIONS = cell_actions("REVEAL", SIZE, "uncover the cell at row {row}, column {col}")
@@ -55,7 +56,7 @@ class MinesweeperState(EnvState):
 def flood_reveal(revealed: jax.Array, cell_mask: jax.Array, mines: jax.Array) -> jax.Array:
     """Uncover `cell_mask` (safe) and flood from every uncovered-by-this-move 0 cell: dilation
     rounds until nothing changes, at most 64 (>= any flood depth on 64 cells)."""
-    zero = (neighbour_count8(mines) == 0) & ~mines
+    zero = (neighbour_count(mines) == 0) & ~mines
 
     def cond(carry):
         i, _, changed = carry
@@ -75,7 +76,8 @@ def lay_mines(key: jax.Array, first: jax.Array) -> jax.Array:
     r, c = first // SIZE, first % SIZE
     rows, cols = jnp.meshgrid(jnp.arange(SIZE), jnp.arange(SIZE), indexing="ij")
     near = (jnp.abs(rows - r) <= 1) & (jnp.abs(cols - c) <= 1)
-    return choose_cells(key, ~near, MINES)
+    idx, _ = random_cells(jax.random.uniform(key, (SIZE * SIZE,)), ~near, MINES)
+    return jnp.zeros((SIZE * SIZE,), jnp.bool_).at[idx].set(True).reshape(SIZE, SIZE)
 
 
 class Minesweeper(Env):
@@ -124,7 +126,7 @@ class Minesweeper(Env):
         return nxt, reward, boom | won, event
 
     def _render(self, state: MinesweeperState, params):
-        counts = neighbour_count8(state.mines)
+        counts = neighbour_count(state.mines)
         lost = state.exploded >= 0
         codes = jnp.where(state.revealed, counts, 9)
         codes = jnp.where(lost & state.mines, 10, codes)
@@ -136,7 +138,7 @@ class Minesweeper(Env):
     @staticmethod
     def scripted_policy(key, state: MinesweeperState, params):
         """Uncover a uniformly random hidden cell (a no-logic baseline)."""
-        return sample_cell(key, ~state.revealed)[0].astype(jnp.int32)
+        return random_cell(jax.random.uniform(key), ~state.revealed)[0]
 
 
 register("classics/minesweeper", lambda: Minesweeper())
