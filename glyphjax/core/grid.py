@@ -5,7 +5,8 @@ Conventions (all of them, for every suite):
 - Cells are (row, col), row growing downwards; a direction is a (d_row, d_col) offset.
 - The one direction order is `UP, DOWN, LEFT, RIGHT` (= 0, 1, 2, 3; `DIR_NAMES`, `DIR_DELTAS`).
   A game whose own order differs (a clockwise heading, MiniGrid's facing 0 east .. 3 north)
-  keeps an index table onto this one (`CLOCKWISE`), never a second delta table.
+  keeps an index table onto this one (`CLOCKWISE`; MiniGrid's `engine.FACING`), never a second
+  delta table.
 - Connectivity is 4 (edge neighbours) unless `eight=True` (edge and corner neighbours).
 - Distances are step counts; a cell not reached is `UNREACHED` (see `bfs_distances`).
 - Random cells of a mask are drawn in `core.sampling` (`random_cell`, `random_cells`).
@@ -50,8 +51,8 @@ def dilate(mask: jax.Array, eight: bool = False) -> jax.Array:
     return out
 
 
-def neighbour_count(mask: jax.Array, eight: bool = True) -> jax.Array:
-    """int32: number of True cells among the 8 (or 4) neighbours of every cell."""
+def neighbour_count(mask: jax.Array, eight: bool = False) -> jax.Array:
+    """int32: number of True cells among the 4 (or 8) neighbours of every cell."""
     m = mask.astype(jnp.int32)
     return sum(shift(m, dr, dc) for dr, dc in _offsets(eight))
 
