@@ -59,8 +59,8 @@ def dist_array(dist, shape, limit=None):
 @pytest.mark.parametrize("shape", SHAPES)
 def test_shift__equals_numpy_indexing_with_fill(shape):
     a = RNG.integers(0, 100, shape)
-    for dr in range(-3, 4):
-        for dc in range(-3, 4):
+    for dr in range(-2, 3):
+        for dc in range(-2, 3):
             want = np.full(shape, -7)
             for r in range(shape[0]):
                 for c in range(shape[1]):
@@ -87,15 +87,14 @@ def test_dilate_and_neighbour_count__equal_python_neighbour_loops(shape, eight):
 @pytest.mark.parametrize("eight", [False, True])
 @pytest.mark.parametrize("shape", SHAPES)
 def test_flood__fixed_point_and_bounded_equal_python_bfs(shape, eight):
-    for passable in random_masks(shape):
-        seed = RNG.random(shape) < 0.08
-        dist = ref_bfs(passable, seed, eight)
-        full = np.asarray(grid.flood(jnp.asarray(seed), jnp.asarray(passable), eight=eight))
-        np.testing.assert_array_equal(full, dist_array(dist, shape) < grid.UNREACHED)
-        for steps in (0, 1, 3):
-            got = np.asarray(grid.flood(jnp.asarray(seed), jnp.asarray(passable), steps, eight))
-            want = dist_array(dist, shape, limit=steps) < grid.UNREACHED
-            np.testing.assert_array_equal(got, want, err_msg=f"{shape} steps={steps}")
+    masks = random_masks(shape)
+    seeds = [RNG.random(shape) < 0.08 for _ in masks]
+    for steps in (None, 0, 1, 3):
+        got = np.asarray(jax.vmap(lambda s, p: grid.flood(s, p, steps, eight))(
+            jnp.asarray(np.stack(seeds)), jnp.asarray(np.stack(masks))))
+        for seed, passable, g in zip(seeds, masks, got):
+            want = dist_array(ref_bfs(passable, seed, eight), shape, limit=steps) < grid.UNREACHED
+            np.testing.assert_array_equal(g, want, err_msg=f"{shape} steps={steps}")
 
 
 @pytest.mark.parametrize("eight", [False, True])
