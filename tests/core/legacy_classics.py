@@ -11,7 +11,7 @@ from flax import struct
 from glyphjax.core.types import Env, EnvState, init_state_fields
 from glyphjax.suites.classics import connectfour as c4
 from glyphjax.suites.classics import nim, tron
-from glyphjax.suites.classics.common import DIR_DELTAS, OPPOSITE, border_mask
+from glyphjax.core.grid import DIR_DELTAS, OPPOSITE, border_mask
 
 
 @struct.dataclass

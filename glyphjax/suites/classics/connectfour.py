@@ -26,11 +26,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import codepoints, shift
 from glyphjax.core.registry import register
 from glyphjax.core.types import FORFEIT, NOOP, Env, EnvState, TaskCard, init_state_fields
 from glyphjax.core.versus import versus
-from glyphjax.suites.classics._boards import shift
-from glyphjax.suites.classics.common import FLOOR, codepoints
+from glyphjax.suites.classics.common import FLOOR
 
 ROWS, COLS = 6, 7
 YOU, AI = 1, 2  # board codes of seat 0 and seat 1 (the AI's seat in the Classics task)

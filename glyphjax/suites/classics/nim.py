@@ -32,10 +32,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import FORFEIT, NOOP, Env, EnvState, TaskCard, init_state_fields
 from glyphjax.core.versus import versus
-from glyphjax.suites.classics.common import FLOOR, codepoints
+from glyphjax.suites.classics.common import FLOOR
 
 OBJECT = "❚"
 _TABLE = codepoints(FLOOR + OBJECT)

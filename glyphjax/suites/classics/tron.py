@@ -35,12 +35,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, DIR_NAMES, OPPOSITE, border_mask, codepoints, flood
 from glyphjax.core.registry import register
 from glyphjax.core.types import FORFEIT, NOOP, Env, EnvState, TaskCard, init_state_fields
 from glyphjax.core.versus import versus
-from glyphjax.suites.classics._boards import flood
-from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, FLOOR, GLYPHS_COMMON, OPPOSITE,
-                                             WALL, border_mask, codepoints)
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON, WALL
 
 SIZE = 15
 REACH = 4  # the AI scores a move by the free cells within REACH moves of its next cell
