@@ -6,7 +6,8 @@
     result.summary["dummy/arrow-4"]["mean_return"]
 
 `policy` is a Policy object, or the name `"vllm"` / `"local"` with `model=` (the served model name
-for vllm, a checkpoint directory for local) and `server_url=` (vllm). `harness` and `sampling`
+for vllm, a checkpoint or training-run directory for local) and `server_url=` (vllm);
+`policy_kwargs={"action_tokens": True}` plays local models the way `rl.action_tokens` trains them. `harness` and `sampling`
 may be dataclasses or plain mappings (Hydra configs), which is how `glyphjax-eval policy=...`
 calls it (eval/llm.py). All task x seed episodes run as one batch through `rl.rollout`.
 """
@@ -19,7 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from glyphjax.harness.prompt import HarnessConfig
 from rl.policies.base import Policy, SamplingParams
-from rl.rollout import episodes_for, run_rollouts
+from rl.rollout import Opponents, episodes_for, run_rollouts
 from rl.trajectory import EpisodeRecord
 
 
@@ -37,7 +38,8 @@ class LLMEvalResult:
 
 def summarize(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
     """Per task: episodes, mean/std return, mean length, mean prompt and completion tokens per
-    episode, parse failures (total and per turn), completion truncations, context drops/overflows."""
+    episode, parse failures (total and per turn), completion truncations, context drops/overflows;
+    multi-seat tasks add `mean_return_seat_<k>` for each seat a text policy played."""
     by_task: dict[str, list[EpisodeRecord]] = {}
     for r in records:
         by_task.setdefault(r.task, []).append(r)
@@ -60,6 +62,9 @@ def summarize(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
             "context_drops": sum(e.context_drops for e in eps),
             "context_overflows": sum(e.context_overflows for e in eps),
         }
+        for seat in sorted({e.seat for e in eps if e.returns is not None}):  # multi-seat tasks
+            mine = [e.episode_return for e in eps if e.seat == seat]
+            out[task][f"mean_return_seat_{seat}"] = sum(mine) / len(mine)
     return out
 
 
@@ -85,12 +90,18 @@ def _sampling(s: SamplingParams | Mapping | None) -> SamplingParams:
     return SamplingParams(**dict(s))
 
 
-def make_policy(name: str, *, model: str | None = None, server_url: str | None = None, **kwargs) -> Policy:
+def make_policy(name: str, *, model: str | None = None, server_url: str | None = None,
+                action_names: Sequence[str] | None = None, **kwargs) -> Policy:
     """A text policy by name: "vllm" (needs server_url; model = served name or None for the only
-    one) or "local" (model = checkpoint directory, built by rl.policies.local)."""
+    one) or "local" (model = checkpoint directory, built by rl.policies.local). `action_names`
+    (local only): the trainer's action-token sampler over these names (`rl.action_tokens` mode)."""
+    if action_names is not None:
+        if name != "local":
+            raise ValueError(f"action_tokens=true needs policy local (the JAX model), not {name!r}")
+        return _action_token_policy(model, action_names, **kwargs)
     if name == "vllm":
         if not server_url:
-            raise ValueError("policy vllm needs server_url=http://HOST:PORT (policy.server.url)")
+            raise ValueError("policy vllm needs server_url=http://HOST:PORT (on the command line: server.url=URL)")
         from rl.policies.vllm import VLLMPolicy
         return VLLMPolicy(server_url, model, **kwargs)
     if name == "local":
@@ -102,17 +113,63 @@ def make_policy(name: str, *, model: str | None = None, server_url: str | None =
     raise ValueError(f"unknown text policy {name!r}; use 'vllm' or 'local'")
 
 
+def _action_token_policy(model: str | None, action_names: Sequence[str], **kwargs) -> Policy:
+    """The sampler `rl.action_tokens: true` trains with, over a checkpoint directory (None = tiny)."""
+    from rl.models.hf_io import load_model
+    from rl.tiny import resolve_model_path
+    from rl.tokenizer import ChatTokenizer
+    from rl.trainer import ActionTokenPolicy
+
+    path = resolve_model_path(model)
+    return ActionTokenPolicy(load_model(path, dtype=kwargs.pop("dtype", None)), ChatTokenizer.from_pretrained(path),
+                             action_names, **kwargs)
+
+
+def shared_action_names(task_ids: Sequence[str]) -> list[str]:
+    """The one action list every task shares (action-token mode samples one of these names)."""
+    from glyphjax.core.registry import make
+    names = {tuple(make(t).card.actions) for t in task_ids}
+    if len(names) != 1:
+        raise ValueError("action_tokens=true needs every task in the set to share one action list; "
+                         f"{sorted(task_ids)} have {len(names)} different lists")
+    return list(names.pop())
+
+
+def evaluate_per_task(policy: Policy, task_ids: Sequence[str], seeds: Sequence[int],
+                      harness: HarnessConfig | Mapping | str | None = None,
+                      sampling: SamplingParams | Mapping | None = None, *, repeats: int = 1,
+                      max_turns: int | None = None,
+                      opponents: Mapping[str, Opponents] | None = None) -> list[EpisodeRecord]:
+    """Each task alone on `seeds` (each seed `repeats` times) with the policy's RNG stream restarted:
+    exactly the episodes `glyphjax-eval` plays for the task with a freshly loaded policy, so a
+    trainer's held-out figure equals the evaluation of its exported model. `opponents[task]`: that
+    task's `run_rollouts` opponents (multi-seat tasks; default self-play)."""
+    records: list[EpisodeRecord] = []
+    for task in task_ids:
+        if hasattr(policy, "call_index"):
+            policy.call_index = 0
+        episode_seeds = [int(s) for s in seeds for _ in range(repeats)]
+        records += evaluate_llm(policy, [task], episode_seeds, harness, sampling, max_turns=max_turns,
+                                opponents=(opponents or {}).get(task)).records
+    return records
+
+
 def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[int],
                  harness: HarnessConfig | Mapping | str | None = None,
                  sampling: SamplingParams | Mapping | None = None, out_path: str | None = None, *,
                  model: str | None = None, server_url: str | None = None, max_turns: int | None = None,
-                 policy_kwargs: Mapping | None = None) -> LLMEvalResult:
-    """Play every task on every seed with `policy`; stream episodes to `out_path` (JSONL) if given."""
+                 policy_kwargs: Mapping | None = None, opponents: Opponents = None) -> LLMEvalResult:
+    """Play every task on every seed with `policy`; stream episodes to `out_path` (JSONL) if given.
+    Multi-seat tasks: `opponents` as in `run_rollouts` (default self-play); each text seat's
+    record counts as one episode of the summary."""
     if isinstance(policy, str):
-        policy = make_policy(policy, model=model, server_url=server_url, **dict(policy_kwargs or {}))
+        kwargs = dict(policy_kwargs or {})
+        if kwargs.pop("action_tokens", False):
+            kwargs["action_names"] = shared_action_names(task_ids)
+        policy = make_policy(policy, model=model, server_url=server_url, **kwargs)
     seeds = [int(s) for s in seeds]
     if not task_ids or not seeds:
         raise ValueError("evaluate_llm needs at least one task id and one seed")
     records = run_rollouts(policy, episodes_for(list(task_ids), seeds), _harness(harness), _sampling(sampling),
-                           out_path, max_turns=max_turns)
+                           out_path, max_turns=max_turns, opponents=opponents)
     return LLMEvalResult(summarize(records), records)

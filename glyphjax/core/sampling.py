@@ -1,4 +1,6 @@
-"""Drawing a random True cell of a mask: the one implementation every suite's generators use."""
+"""Random draws inside environments: random True cells of a mask (`random_cell`, `random_cells`,
+the one implementation every suite uses), integer hashes, and `Draws`, a generator's stream of
+uniforms."""
 
 from __future__ import annotations
 
@@ -53,6 +55,28 @@ def uniform_true(flat: jax.Array, u: jax.Array) -> jax.Array:
     floor(u * count)-th True (0 when the mask is empty)."""
     count = jnp.sum(flat, dtype=jnp.int32)
     return kth_true(flat, jnp.floor(u * count).astype(jnp.int32))
+
+
+def random_cell(u: jax.Array, mask: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """One uniformly random True cell of a bool mask (any shape) from one uniform u in [0, 1):
+    -> (flat index int32, found bool). One random number, whatever the mask size; with no True
+    cell the index is 0 and `found` False."""
+    flat = mask.reshape(-1)
+    return uniform_true(flat, u), jnp.any(flat)
+
+
+def random_cells(u: jax.Array, mask: jax.Array, k: int) -> tuple[jax.Array, jax.Array]:
+    """k distinct uniformly random True cells of a bool mask from `mask.size` uniforms u (one per
+    cell): the k True cells of largest u, best first -> (flat indices int32[k], found bool[k]).
+    With fewer than k True cells the remaining picks are False cells and `found` is False there."""
+    flat = mask.reshape(-1)
+    u = u.reshape(-1)
+    if u.shape[0] != flat.shape[0]:
+        raise ValueError(f"random_cells takes one uniform per cell: {flat.shape[0]} cells, "
+                         f"{u.shape[0]} uniforms")
+    _, idx = jax.lax.top_k(jnp.where(flat, u, u - 2.0), k)
+    idx = idx.astype(jnp.int32)
+    return idx, flat[idx]
 
 
 def hash32(x: jax.Array) -> jax.Array:
@@ -124,6 +148,10 @@ class Draws:
         """bool: True with probability p."""
         return self.uniform(shape) < p
 
-    def index(self, mask: jax.Array) -> jax.Array:
-        """A uniformly random True index of a bool mask, flattened (one number; 0 if none)."""
-        return uniform_true(mask.reshape(-1), self.uniform())
+    def cell(self, mask: jax.Array) -> tuple[jax.Array, jax.Array]:
+        """`random_cell` of a bool mask from the next number -> (flat index, found)."""
+        return random_cell(self.uniform(), mask)
+
+    def cells(self, mask: jax.Array, k: int) -> tuple[jax.Array, jax.Array]:
+        """`random_cells` (k distinct) of a bool mask from the next `mask.size` numbers."""
+        return random_cells(self.uniform((mask.size,)), mask, k)

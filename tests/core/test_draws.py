@@ -56,9 +56,9 @@ def test_draws__randint_takes_traced_bounds_and_an_empty_range_gives_lo():
     assert v[0] == 2 and v[1] == 5 and 0 <= v[2] < 7
 
 
-def test_draws__index_is_a_uniform_true_cell_of_the_mask():
+def test_draws__cell_is_a_uniform_true_cell_of_the_mask():
     mask = jnp.zeros((4, 5), bool).at[1, 2].set(True).at[3, 0].set(True).at[3, 4].set(True)
     keys = jax.random.split(jax.random.PRNGKey(2), 3000)
-    idx = np.asarray(jax.vmap(lambda k: Draws.hashed(k, 1).index(mask))(keys))
+    idx = np.asarray(jax.vmap(lambda k: Draws.hashed(k, 1).cell(mask)[0])(keys))
     assert set(idx.tolist()) == {7, 15, 19}
     assert np.all(np.abs(np.bincount(idx, minlength=20)[[7, 15, 19]] / 3000 - 1 / 3) < 0.04)

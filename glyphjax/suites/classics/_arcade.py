@@ -4,9 +4,6 @@
   made exact): dying pays `-1 - earned`, so the episode return is exactly -1 after a death and
   the sum of non-negative progress (<= 1) otherwise; the return stays in [-1, 1] by construction.
 - `view_window`: the scrolling-view convention (a fixed-size window sliced from a wider world).
-- `bfs_distances`: grid BFS by repeated dilation (a bounded fori_loop, static shapes), used by
-  generators to guarantee reachability and by scripted policies.
-- `sample_cells` / `top_cells`: k distinct random cells of a mask (top-k of uniform scores).
 - `gravity_fall`: one cell of gravity in a side-view world.
 - `wall_segments`: random straight 3-cell interior walls (guard evasion, warehouse).
 """
@@ -15,9 +12,6 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-
-UNREACHED = 10_000
-
 
 def death_penalty(earned: jax.Array) -> jax.Array:
     """Reward paid on a death step so that the episode return becomes exactly -1.
@@ -36,37 +30,6 @@ def view_window(world: jax.Array, left: jax.Array, width: int, axis: int = 1) ->
     sizes = list(world.shape)
     sizes[axis] = width
     return jax.lax.dynamic_slice(world, starts, sizes)
-
-
-def bfs_distances(passable: jax.Array, source: jax.Array, iters: int | None = None) -> jax.Array:
-    """int32[H, W] 4-connected step distance from the True cells of `source` through `passable`
-    cells (UNREACHED elsewhere). `iters` bounds the search (default H*W, exact)."""
-    h, w = passable.shape
-    iters = h * w if iters is None else iters
-    dist = jnp.where(source & passable, 0, UNREACHED).astype(jnp.int32)
-
-    def body(i, d):
-        pad = jnp.pad(d, 1, constant_values=UNREACHED)
-        nb = jnp.minimum(jnp.minimum(pad[:-2, 1:-1], pad[2:, 1:-1]),
-                         jnp.minimum(pad[1:-1, :-2], pad[1:-1, 2:]))
-        return jnp.where(passable, jnp.minimum(d, nb + 1), UNREACHED)
-
-    return jax.lax.fori_loop(0, iters, body, dist)
-
-
-def sample_cells(key: jax.Array, mask: jax.Array, k: int) -> tuple[jax.Array, jax.Array]:
-    """k distinct uniformly random True cells of a bool[H, W] mask -> (rows int32[k], cols
-    int32[k]). If the mask has fewer than k True cells the extra picks are False cells."""
-    return top_cells(jax.random.uniform(key, (mask.size,)), mask, k)
-
-
-def top_cells(u: jax.Array, mask: jax.Array, k: int) -> tuple[jax.Array, jax.Array]:
-    """`sample_cells` with its uniforms float32[H*W] given (e.g. a slice of `core.sampling.Draws`)."""
-    h, w = mask.shape
-    score = jnp.where(mask.reshape(-1), u, u - 2.0)
-    _, idx = jax.lax.top_k(score, k)
-    idx = idx.astype(jnp.int32)
-    return idx // w, idx % w
 
 
 def gravity_fall(solid: jax.Array, row: jax.Array, col: jax.Array) -> tuple[jax.Array, jax.Array]:

@@ -1,7 +1,7 @@
 """Shared puzzle mechanics for the Classics puzzle games (maze, ice sliding, sokoban, rush hour,
-lights out, pipe connect, mirror laser, flood fill): flood fill, BFS distances and
-the randomized depth-first spanning-tree generator. All pure JAX with static shapes and bounded
-loops, so they run inside `reset`/`step` under `jit` and `vmap`.
+lights out, pipe connect, mirror laser, flood fill): the randomized depth-first spanning-tree
+maze generator. Pure JAX with static shapes and bounded loops, so it runs inside `reset`/`step`
+under `jit` and `vmap`; floods, BFS distances and shifts are in `glyphjax.core.grid`.
 
 Glyphs shared by these games (same meaning everywhere in the suite) are defined here too.
 """
@@ -11,51 +11,11 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from glyphjax.suites.classics._boards import shift
+from glyphjax.core.grid import DIR_DELTAS, border_mask
 
 PLAYER = "@"
 GOAL = "★"
 GLYPHS_PUZZLE = {PLAYER: "you", GOAL: "goal"}
-
-
-def dilate4(mask: jax.Array) -> jax.Array:
-    """Cells of a bool grid that are in `mask` or 4-adjacent to it."""
-    return (mask | shift(mask, 1, 0) | shift(mask, -1, 0) | shift(mask, 0, 1) | shift(mask, 0, -1))
-
-
-def flood(seed: jax.Array, allowed: jax.Array) -> jax.Array:
-    """The cells of `allowed` 4-connected to `seed` (plus `seed` itself): iterate dilation to a
-    fixed point. A while_loop bounded by the cell count (each pass adds >= 1 cell or stops)."""
-    n = seed.size
-
-    def cond(carry):
-        region, prev_count, i = carry
-        return (region.sum() != prev_count) & (i < n)
-
-    def body(carry):
-        region, _, i = carry
-        return (region | (dilate4(region) & allowed)), region.sum(), i + 1
-
-    region, _, _ = jax.lax.while_loop(cond, body, (seed, jnp.int32(-1), jnp.int32(0)))
-    return region
-
-
-def bfs_distance(passable: jax.Array, start: jax.Array, unreachable: int = 10_000) -> jax.Array:
-    """int32[H, W] 4-neighbour BFS distance over `passable` cells from the bool mask `start`
-    (`unreachable` elsewhere). One frontier ring per while_loop pass, at most H*W passes."""
-    dist = jnp.where(start, 0, unreachable).astype(jnp.int32)
-
-    def cond(carry):
-        _, frontier, d = carry
-        return frontier.any() & (d < passable.size)
-
-    def body(carry):
-        dist, frontier, d = carry
-        new = dilate4(frontier) & passable & (dist == unreachable)
-        return jnp.where(new, d + 1, dist), new, d + 1
-
-    dist, _, _ = jax.lax.while_loop(cond, body, (dist, start, jnp.int32(0)))
-    return dist
 
 
 def dfs_spanning_tree(key: jax.Array | None, h: int, w: int, u: jax.Array | None = None
@@ -67,13 +27,12 @@ def dfs_spanning_tree(key: jax.Array | None, h: int, w: int, u: jax.Array | None
     random call in the loop). Returns (right bool[h, w]: edge to the right neighbour is open,
     down bool[h, w]: edge to the cell below is open)."""
     n = h * w
-    deltas = jnp.array([[-1, 0], [1, 0], [0, -1], [0, 1]], jnp.int32)
 
     def body(i, carry):
         visited, stack, sp, right, down = carry
         cur = stack[jnp.maximum(sp - 1, 0)]
         r, c = cur // w, cur % w
-        nr, nc = r + deltas[:, 0], c + deltas[:, 1]
+        nr, nc = r + DIR_DELTAS[:, 0], c + DIR_DELTAS[:, 1]
         inside = (nr >= 0) & (nr < h) & (nc >= 0) & (nc < w)
         nidx = jnp.clip(nr, 0, h - 1) * w + jnp.clip(nc, 0, w - 1)
         cand = inside & ~visited[nidx] & (sp > 0)
@@ -109,11 +68,4 @@ def tree_to_maze(right: jax.Array, down: jax.Array) -> jax.Array:
     open_ = open_.at[1::2, 2::2].set(right)
     open_ = open_.at[2::2, 1::2].set(down)
     # the slice assignments above may have opened the outer ring: close it
-    ring = jnp.zeros_like(open_).at[0, :].set(True).at[-1, :].set(True).at[:, 0].set(True).at[:, -1].set(True)
-    return open_ & ~ring
-
-
-def random_choice_mask(key: jax.Array, mask: jax.Array) -> jax.Array:
-    """Flat index of a uniformly random True entry of `mask` (0 if none)."""
-    u = jax.random.uniform(key, mask.shape)
-    return jnp.argmax(jnp.where(mask, u, -1.0).reshape(-1)).astype(jnp.int32)
+    return open_ & ~border_mask(2 * h + 1, 2 * w + 1)

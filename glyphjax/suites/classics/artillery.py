@@ -20,10 +20,12 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from glyphjax.core.grid import codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._arcade import GLYPHS_GROUND, GROUND, sample_cells
-from glyphjax.suites.classics.common import EMPTY_SPACE, GLYPHS_ARCADE, codepoints
+from glyphjax.core.sampling import random_cells
+from glyphjax.suites.classics._arcade import GLYPHS_GROUND, GROUND
+from glyphjax.suites.classics.common import EMPTY_SPACE, GLYPHS_ARCADE
 
 W, H = 30, 15
 CANNON_COL = 2
@@ -136,7 +138,7 @@ class Artillery(Env):
         steps = jax.random.randint(k1, (W,), -1, 2)
         height = jnp.clip(4 + jnp.cumsum(steps), 2, 8).astype(jnp.int32)
         cols = jnp.arange(W)
-        _, tc = sample_cells(k2, ((cols >= 12) & (cols <= W - 2))[None, :], N_TARGETS)
+        tc, _ = random_cells(jax.random.uniform(k2, (W,)), (cols >= 12) & (cols <= W - 2), N_TARGETS)
         return ArtilleryState(**init_state_fields(), height=height, target_col=tc,
                               target_alive=jnp.ones(N_TARGETS, bool), angle=jnp.int32(7),
                               power=jnp.int32(5), shots=jnp.int32(SHOTS),

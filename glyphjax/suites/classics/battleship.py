@@ -19,10 +19,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import codepoints, dilate, shift
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._boards import dilate, shift
-from glyphjax.suites.classics.common import cell_actions, codepoints, sample_cell
+from glyphjax.core.sampling import random_cell
+from glyphjax.suites.classics.common import cell_actions
 
 SIZE = 10
 ACTIONS, ACTION_DESCRIPTIONS = cell_actions("FIRE", SIZE, "fire at row {row}, column {col}")
@@ -53,7 +54,7 @@ def place_fleet(key: jax.Array, size: int = SIZE, fleet=FLEET) -> jax.Array:
         for k in range(1, length):
             ok_h = ok_h & shift(free, 0, -k, False)  # free[r, c + k]
             ok_v = ok_v & shift(free, -k, 0, False)  # free[r + k, c]
-        idx, _ = sample_cell(jax.random.fold_in(key, n), jnp.stack([ok_h, ok_v]))
+        idx, _ = random_cell(jax.random.uniform(jax.random.fold_in(key, n)), jnp.stack([ok_h, ok_v]))
         vertical, r0, c0 = idx // (size * size), (idx // size) % size, idx % size
         rows = jnp.arange(size)[:, None]
         cols = jnp.arange(size)[None, :]
@@ -124,12 +125,11 @@ class Battleship(Env):
         """Hunt and target: fire next to a hit of an unsunk ship if any, else at a random unshot
         cell of the checkerboard parity (then any unshot cell)."""
         open_hits = state.shot & (state.ships > 0) & ~sunk_mask(state.ships, state.shot)
-        near = dilate(open_hits, eight=False) & ~state.shot
+        near = dilate(open_hits) & ~state.shot
         rows, cols = jnp.meshgrid(jnp.arange(SIZE), jnp.arange(SIZE), indexing="ij")
         parity = ((rows + cols) % 2 == 0) & ~state.shot
         target = jnp.where(jnp.any(near), near, jnp.where(jnp.any(parity), parity, ~state.shot))
-        idx, _ = sample_cell(key, target)
-        return idx.astype(jnp.int32)
+        return random_cell(jax.random.uniform(key), target)[0]
 
 
 register("classics/battleship", lambda: Battleship())

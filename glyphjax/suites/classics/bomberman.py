@@ -20,11 +20,12 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._arcade import EXIT, GLYPHS_EXIT, death_penalty, sample_cells
-from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER,
-                                             WALL, codepoints)
+from glyphjax.core.sampling import random_cells
+from glyphjax.suites.classics._arcade import EXIT, GLYPHS_EXIT, death_penalty
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, WALL
 
 S = 11
 FUSE, RADIUS = 3, 2
@@ -109,7 +110,8 @@ class Bomberman(Env):
         c = jnp.arange(S)[None, :]
         start_zone = (r + c <= 3)
         cand = ~walls & ~start_zone
-        er, ec = sample_cells(k1, cand, 1)
+        idx, _ = random_cells(jax.random.uniform(k1, (S * S,)), cand, 1)
+        er, ec = idx // S, idx % S
         crates = cand & (jax.random.bernoulli(k2, CRATE_P, (S, S)) | ((r == er[0]) & (c == ec[0])))
         return BombermanState(**init_state_fields(), crates=crates,
                               exit=jnp.stack([er[0], ec[0]]).astype(jnp.int32),

@@ -14,10 +14,10 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER,
-                                             WALL, codepoints)
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, WALL
 
 S = 8
 GOLD_TARGET = 30

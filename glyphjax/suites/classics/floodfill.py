@@ -25,12 +25,10 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_OFFSETS, codepoints, dilate, flood, shift
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._boards import shift
-from glyphjax.suites.classics._puzzles import flood
-from glyphjax.suites.classics.common import codepoints
 
 COLOURS = "⓪①②③④⑤"
 N_COLOURS = 6
@@ -51,12 +49,12 @@ def components(colours: jax.Array) -> jax.Array:
     n = colours.shape[0]
     big = n * n
     lab0 = jnp.arange(n * n, dtype=jnp.int32).reshape(n, n)
-    same = [shift(colours, dr, dc, -1) == colours for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))]
+    same = [shift(colours, dr, dc, -1) == colours for dr, dc in DIR_OFFSETS]
 
     def body(c):
         lab, _ = c
         new = lab
-        for (dr, dc), sm in zip(((1, 0), (-1, 0), (0, 1), (0, -1)), same):
+        for (dr, dc), sm in zip(DIR_OFFSETS, same):
             new = jnp.minimum(new, jnp.where(sm, shift(lab, dr, dc, big), big))
         return new, lab
 
@@ -82,8 +80,7 @@ def greedy_moves(colours: jax.Array, budget: int) -> jax.Array:
     def body(carry):
         region, i = carry
         r2 = region.reshape(n, n)
-        touch = (shift(r2, 1, 0, False) | shift(r2, -1, 0, False) | shift(r2, 0, 1, False)
-                 | shift(r2, 0, -1, False)).reshape(-1) & ~region
+        touch = dilate(r2).reshape(-1) & ~region
         gained = jnp.zeros((n * n,), jnp.bool_).at[lab].max(touch)[lab] & ~region  # touching components
         sizes = jnp.sum(gained[None, :] & (flat[None, :] == jnp.arange(N_COLOURS)[:, None]), axis=1)
         c = jnp.argmax(sizes)  # ties to the lowest colour

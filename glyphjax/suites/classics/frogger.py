@@ -15,10 +15,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, DIR_NAMES, codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, codepoints
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER
 
 W, H = 13, 10
 RIVER = (1, 2, 3, 4)
@@ -29,9 +30,9 @@ GLYPHS = {FLOOR: GLYPHS_COMMON[FLOOR], PLAYER: GLYPHS_ARCADE[PLAYER], CAR: "car"
 EV_HOME, EV_CAR, EV_WATER, EV_EDGE = 1, 2, 3, 4
 EVENTS = ("", "You reached the goal row. You win!", "A car hit you. Game over.",
           "You fell into the water. Game over.", "Your log carried you off the screen. Game over.")
-ACTIONS = ("UP", "DOWN", "LEFT", "RIGHT", "WAIT")
+ACTIONS = DIR_NAMES + ("WAIT",)
 # d_row, d_col per action (WAIT = 0, 0)
-_DELTAS = jnp.array([[-1, 0], [1, 0], [0, -1], [0, 1], [0, 0]], jnp.int32)
+_DELTAS = jnp.concatenate([DIR_DELTAS, jnp.zeros((1, 2), jnp.int32)])
 _IS_RIVER = jnp.zeros(H, bool).at[jnp.array(RIVER)].set(True)
 _IS_ROAD = jnp.zeros(H, bool).at[jnp.array(ROAD)].set(True)
 _TABLE = codepoints(FLOOR + CAR + LOG + WATER + GOAL + PLAYER)  # codes 0..5

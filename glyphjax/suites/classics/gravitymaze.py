@@ -19,11 +19,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._arcade import GLYPHS_GROUND, GROUND
-from glyphjax.suites.classics.common import (EMPTY_SPACE, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, WALL,
-                                             codepoints)
+from glyphjax.suites.classics.common import EMPTY_SPACE, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, WALL
 
 W, H = 12, 8
 GOAL = "★"  # same glyph and meaning as the puzzle games (_puzzles.GOAL)

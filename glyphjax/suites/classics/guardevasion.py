@@ -18,13 +18,12 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, UNREACHED, bfs_distances, border_mask, codepoints
 from glyphjax.core.registry import register
-from glyphjax.core.sampling import Draws
+from glyphjax.core.sampling import Draws, random_cells
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._arcade import (EXIT, GLYPHS_EXIT, UNREACHED, bfs_distances, top_cells,
-                                             wall_segments)
-from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON,
-                                             PLAYER, WALL, border_mask, codepoints)
+from glyphjax.suites.classics._arcade import EXIT, GLYPHS_EXIT, wall_segments
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, WALL
 
 GUARD, SIGHT = "♜", "∷"
 GLYPHS = {FLOOR: GLYPHS_COMMON[FLOOR], WALL: GLYPHS_COMMON[WALL], PLAYER: GLYPHS_ARCADE[PLAYER],
@@ -111,7 +110,8 @@ class GuardEvasion(Env):
         walls = jnp.where(reachable, walls, border)
         far = (jnp.abs(rows - 1) + jnp.abs(cols - 1)) >= 6
         free = ~walls & far & ~((rows == exit_[0]) & (cols == exit_[1]))
-        gr, gc = top_cells(rnd.uniform((s * s,)), free, n)
+        idx, _ = rnd.cells(free, n)
+        gr, gc = idx // s, idx % s
         heading = rnd.randint(0, 4, (n,))
         return GuardEvasionState(**init_state_fields(), walls=walls, player=start, exit=exit_,
                                  guards=jnp.stack([gr, gc], axis=1), heading=heading)
@@ -147,7 +147,7 @@ class GuardEvasion(Env):
         g2, h2 = patrol(state.walls, state.guards, state.heading)
         danger = guard_sight(state.walls, state.guards, state.heading) | guard_sight(state.walls, g2, h2)
         src = jnp.zeros((s, s), bool).at[state.exit[0], state.exit[1]].set(True)
-        dist = bfs_distances(~state.walls, src, iters=2 * s * s // 3)
+        dist = bfs_distances(~state.walls, src, max_steps=2 * s * s // 3)
         nxt = state.player[None, :] + _DELTAS
         d = dist[nxt[:, 0], nxt[:, 1]]
         safe = ~danger[nxt[:, 0], nxt[:, 1]] & ~state.walls[nxt[:, 0], nxt[:, 1]]

@@ -25,13 +25,12 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, DIR_NAMES, border_mask, codepoints, shift
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws, uniform_true
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._boards import shift
 from glyphjax.suites.classics._puzzles import GLYPHS_PUZZLE, GOAL, PLAYER
-from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, GLYPHS_COMMON, WALL,
-                                             border_mask, codepoints)
+from glyphjax.suites.classics.common import GLYPHS_COMMON, WALL
 
 ICE = "░"
 ROCK = "◆"

@@ -21,9 +21,10 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from glyphjax.core.grid import DIR_OFFSETS, codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import cell_actions, codepoints
+from glyphjax.suites.classics.common import cell_actions
 
 LIGHT_ON = "◉"
 LIGHT_OFF = "○"
@@ -39,7 +40,7 @@ def press_matrix(n: int) -> np.ndarray:
     for r in range(n):
         for c in range(n):
             i = r * n + c
-            for dr, dc in ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)):
+            for dr, dc in ((0, 0),) + DIR_OFFSETS:
                 rr, cc = r + dr, c + dc
                 if 0 <= rr < n and 0 <= cc < n:
                     a[rr * n + cc, i] = 1

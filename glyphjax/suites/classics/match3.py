@@ -23,11 +23,10 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, DIR_NAMES, codepoints, shift
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import hash32, key_words
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._boards import shift
-from glyphjax.suites.classics.common import DIR_DELTAS, DIR_NAMES, codepoints
 
 SIZE = 8
 KINDS = 6

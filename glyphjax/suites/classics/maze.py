@@ -18,11 +18,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, DIR_NAMES, UNREACHED, bfs_distances, codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._puzzles import (GLYPHS_PUZZLE, GOAL, PLAYER, bfs_distance,
-                                               dfs_spanning_tree, tree_to_maze)
-from glyphjax.suites.classics.common import DIR_DELTAS, DIR_NAMES, FLOOR, GLYPHS_COMMON, WALL, codepoints
+from glyphjax.suites.classics._puzzles import (GLYPHS_PUZZLE, GOAL, PLAYER, dfs_spanning_tree, tree_to_maze)
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON, WALL
 
 GLYPHS = {**GLYPHS_COMMON, **GLYPHS_PUZZLE}
 EV_EXIT = 1
@@ -91,9 +91,9 @@ class Maze(Env):
         """Optimal: step to the neighbour with the smallest BFS distance to the exit."""
         s = state.open.shape[0]
         at_exit = jnp.zeros_like(state.open).at[state.exit[0], state.exit[1]].set(True)
-        dist = bfs_distance(state.open, at_exit)
+        dist = bfs_distances(state.open, at_exit)
         nxt = jnp.clip(state.pos[None, :] + DIR_DELTAS, 0, s - 1)
-        d = jnp.where(state.open[nxt[:, 0], nxt[:, 1]], dist[nxt[:, 0], nxt[:, 1]], 1 << 20)
+        d = jnp.where(state.open[nxt[:, 0], nxt[:, 1]], dist[nxt[:, 0], nxt[:, 1]], UNREACHED)
         return jnp.argmin(d).astype(jnp.int32)
 
 

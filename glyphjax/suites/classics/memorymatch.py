@@ -18,9 +18,10 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import codepoints, sample_cell
+from glyphjax.core.sampling import random_cell
 
 FACE_DOWN, MATCHED = "▧", "✓"
 SYMBOLS = "αβγδεζηθικλμνξπρστ"  # 18 card faces
@@ -107,7 +108,7 @@ class MemoryMatch(Env):
         """Random valid flip (a memoryless baseline): any unmatched card not already face up."""
         idx = jnp.arange(state.cards.shape[0])
         ok = ~state.matched & (idx != state.first)
-        return sample_cell(key, ok)[0].astype(jnp.int32)
+        return random_cell(jax.random.uniform(key), ok)[0]
 
 
 MEMORYMATCH_VARIANTS = {"easy": (4, 50), "hard": (6, 120)}

@@ -9,8 +9,8 @@ First-click safety (our choice): mines are laid at the first REVEAL, uniformly a
 outside the clicked cell's 3x3 neighbourhood, so the first reveal is always a 0 and opens a region
 (Windows guarantees only a safe cell; a guaranteed opening removes the pure-guess start).
 
-Flood: a bounded iterative dilation (rounds of `revealed |= dilate8(revealed & zero) & safe` until
-nothing changes, at most 64 >= any flood depth on 64 cells; static shapes).
+Flood: the 0 cells 8-connected to the uncovered 0 (`core.grid.flood` to its fixed point) and their
+8 neighbours (one dilation); static shapes.
 
 Reward (pattern D): +1/54 per safe cell uncovered (flood included), -1 on a mine and nothing else
 that turn. The return is (safe cells uncovered)/54 - [hit a mine]: at most 1 (all safe cells),
@@ -23,10 +23,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import codepoints, dilate, flood, neighbour_count
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._boards import choose_cells, dilate, neighbour_count8
-from glyphjax.suites.classics.common import cell_actions, codepoints, sample_cell
+from glyphjax.core.sampling import random_cell, random_cells
+from glyphjax.suites.classics.common import cell_actions
 
 SIZE = 8
 ACTIONS, ACTION_DESCRIPTIONS = cell_actions("REVEAL", SIZE, "uncover the cell at row {row}, column {col}")
@@ -53,21 +54,12 @@ class MinesweeperState(EnvState):
 
 
 def flood_reveal(revealed: jax.Array, cell_mask: jax.Array, mines: jax.Array) -> jax.Array:
-    """Uncover `cell_mask` (safe) and flood from every uncovered-by-this-move 0 cell: dilation
-    rounds until nothing changes, at most 64 (>= any flood depth on 64 cells)."""
-    zero = (neighbour_count8(mines) == 0) & ~mines
-
-    def cond(carry):
-        i, _, changed = carry
-        return (i < SIZE * SIZE) & changed
-
-    def body(carry):
-        i, r, _ = carry
-        new = r | (dilate(r & zero, eight=True) & ~mines)
-        return i + 1, new, jnp.any(new != r)
+    """Uncover `cell_mask` (safe) and, from its 0 cells, the 8-connected region of 0 cells and
+    every neighbour of it (what repeated "uncover the neighbours of an uncovered 0" reaches)."""
+    zero = (neighbour_count(mines, eight=True) == 0) & ~mines
     start = cell_mask & ~mines
-    _, new, _ = jax.lax.while_loop(cond, body, (jnp.int32(0), start, jnp.any(start)))
-    return revealed | new
+    opened = flood(start & zero, zero, eight=True)
+    return revealed | start | (dilate(opened, eight=True) & ~mines)
 
 
 def lay_mines(key: jax.Array, first: jax.Array) -> jax.Array:
@@ -75,7 +67,8 @@ def lay_mines(key: jax.Array, first: jax.Array) -> jax.Array:
     r, c = first // SIZE, first % SIZE
     rows, cols = jnp.meshgrid(jnp.arange(SIZE), jnp.arange(SIZE), indexing="ij")
     near = (jnp.abs(rows - r) <= 1) & (jnp.abs(cols - c) <= 1)
-    return choose_cells(key, ~near, MINES)
+    idx, _ = random_cells(jax.random.uniform(key, (SIZE * SIZE,)), ~near, MINES)
+    return jnp.zeros((SIZE * SIZE,), jnp.bool_).at[idx].set(True).reshape(SIZE, SIZE)
 
 
 class Minesweeper(Env):
@@ -124,7 +117,7 @@ class Minesweeper(Env):
         return nxt, reward, boom | won, event
 
     def _render(self, state: MinesweeperState, params):
-        counts = neighbour_count8(state.mines)
+        counts = neighbour_count(state.mines, eight=True)
         lost = state.exploded >= 0
         codes = jnp.where(state.revealed, counts, 9)
         codes = jnp.where(lost & state.mines, 10, codes)
@@ -136,7 +129,7 @@ class Minesweeper(Env):
     @staticmethod
     def scripted_policy(key, state: MinesweeperState, params):
         """Uncover a uniformly random hidden cell (a no-logic baseline)."""
-        return sample_cell(key, ~state.revealed)[0].astype(jnp.int32)
+        return random_cell(jax.random.uniform(key), ~state.revealed)[0]
 
 
 register("classics/minesweeper", lambda: Minesweeper())

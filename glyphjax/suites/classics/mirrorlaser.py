@@ -26,10 +26,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws, uniform_true
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import DIR_DELTAS, FLOOR, cell_actions, codepoints
+from glyphjax.suites.classics.common import FLOOR, cell_actions
 
 EMITTER = "☼"
 TARGET = "⌖"

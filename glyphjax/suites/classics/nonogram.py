@@ -27,9 +27,9 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from glyphjax.core.grid import codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import codepoints
 
 # 512 puzzles per size, each the bit mask of the solution (bit r * n + c = cell filled), in hex;
 # produced by generate_bank(n, 512, seed=2026 + n) below (a test checks that it reproduces them).

@@ -24,15 +24,15 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import CLOCKWISE, DIR_OFFSETS, codepoint, codepoints, shift
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._boards import shift
 from glyphjax.suites.classics._puzzles import dfs_spanning_tree
 from glyphjax.suites.classics.common import cell_actions
 
 # openings as bits in clockwise order: UP 1, RIGHT 2, DOWN 4, LEFT 8
-_BIT_DELTA = ((-1, 0), (0, 1), (1, 0), (0, -1))
+_BIT_DELTA = tuple(DIR_OFFSETS[d] for d in CLOCKWISE)
 SOURCE = "⊛"
 DRAIN = "⊘"
 _PIPE_CHARS = {5: "┃", 10: "━", 3: "┗", 6: "┏", 12: "┓", 9: "┛", 7: "┣", 14: "┳", 13: "┫", 11: "┻"}
@@ -43,7 +43,7 @@ for _m, _ch in _PIPE_CHARS.items():
     _open = [_SIDES[b] for b in (1, 2, 4, 8) if _m & b]
     GLYPHS[_ch] = "pipe open " + ", ".join(_open[:-1]) + " and " + _open[-1]
 # code point per opening mask (15 = source/drain drawn separately)
-_MASK_TABLE = jnp.array([ord(_PIPE_CHARS.get(m, SOURCE)) for m in range(16)], jnp.uint32)
+_MASK_TABLE = codepoints("".join(_PIPE_CHARS.get(m, SOURCE) for m in range(16)))
 EV_CONNECTED = 1
 EVENTS = ("", "Water flows from the source to the drain. Solved!")
 _SCRAMBLES = 8
@@ -178,7 +178,7 @@ class PipeConnect(Env):
     def _render(self, state: PipeState, params):
         n = self.size
         grid = _MASK_TABLE[state.masks]
-        grid = grid.at[0, 0].set(ord(SOURCE)).at[n - 1, n - 1].set(ord(DRAIN))
+        grid = grid.at[0, 0].set(codepoint(SOURCE)).at[n - 1, n - 1].set(codepoint(DRAIN))
         return grid, (connected_region(state.masks).sum(),)
 
 

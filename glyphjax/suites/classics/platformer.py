@@ -22,10 +22,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._arcade import GLYPHS_GROUND, GROUND, death_penalty, view_window
-from glyphjax.suites.classics.common import EMPTY_SPACE, GLYPHS_ARCADE, PLAYER, codepoints
+from glyphjax.suites.classics.common import EMPTY_SPACE, GLYPHS_ARCADE, PLAYER
 
 LEVEL_W, H, VIEW_W = 80, 12, 20
 GROUND_TOP = 10  # rows 10-11 are ground

@@ -34,11 +34,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import codepoint, codepoints, glyph_grid, shift
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._arcade import EXIT
-from glyphjax.suites.classics._boards import shift
 from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON, WALL
 
 SIZE = 6
@@ -218,10 +218,10 @@ class RushHour(Env):
         return state, reward, won, jnp.where(won, EV_EXIT, 0)
 
     def _render(self, state: RushState, params):
-        table = jnp.array([ord(FLOOR)] + [ord(c) for c in LETTERS[:self.n]], jnp.uint32)
-        board = table[occupancy(state.pos, state.length, state.horiz) + 1]
-        grid = jnp.full((SIZE + 2, SIZE + 2), ord(WALL), jnp.uint32)
-        grid = grid.at[1:-1, 1:-1].set(board).at[EXIT_ROW + 1, SIZE + 1].set(ord(EXIT))
+        board = glyph_grid(occupancy(state.pos, state.length, state.horiz) + 1,
+                           codepoints(FLOOR + LETTERS[:self.n]))
+        grid = jnp.full((SIZE + 2, SIZE + 2), codepoint(WALL), jnp.uint32)
+        grid = grid.at[1:-1, 1:-1].set(board).at[EXIT_ROW + 1, SIZE + 1].set(codepoint(EXIT))
         return grid, (state.moves,)
 
     @staticmethod

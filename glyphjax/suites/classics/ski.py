@@ -18,11 +18,12 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._arcade import death_penalty, view_window
-from glyphjax.suites.classics.common import EMPTY_SPACE, GLYPHS_ARCADE, PLAYER, codepoints
+from glyphjax.suites.classics.common import EMPTY_SPACE, GLYPHS_ARCADE, PLAYER
 
 W, VIEW_H = 15, 20
 ROWS = 100

@@ -24,9 +24,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_NAMES, codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import DIR_NAMES, FLOOR, codepoints, sample_cell
+from glyphjax.core.sampling import random_cell
+from glyphjax.suites.classics.common import FLOOR
 
 SIZE = 3
 GOAL_EXP = 6  # 2**6 = 64
@@ -79,7 +81,7 @@ def can_move(board: jax.Array) -> jax.Array:
 def spawn(key: jax.Array, board: jax.Array) -> jax.Array:
     """A 2 (p 0.9) or 4 (p 0.1) on a uniformly random empty cell (no-op on a full board)."""
     k1, k2 = jax.random.split(key)
-    idx, any_free = sample_cell(k1, board == 0)
+    idx, any_free = random_cell(jax.random.uniform(k1), board == 0)
     exp = jnp.where(jax.random.uniform(k2) < 0.1, 2, 1)
     flat = board.reshape(-1)
     flat = flat.at[idx].set(jnp.where(any_free, exp, flat[idx]))

@@ -18,10 +18,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, DIR_NAMES, OPPOSITE, border_mask, codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, FLOOR, GLYPHS_COMMON, OPPOSITE,
-                                             WALL, border_mask, codepoints, sample_cell)
+from glyphjax.core.sampling import random_cell
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON, WALL
 
 HEADS = "▲▼◀▶"  # head glyph per heading (UP, DOWN, LEFT, RIGHT)
 BODY = "■"
@@ -86,7 +87,7 @@ class Snake(Env):
         body = jnp.zeros((s, s), jnp.int16)
         body = body.at[r, c].set(3).at[r, c - 1].set(2).at[r, c - 2].set(1)
         free = (body == 0) & self._interior()
-        idx, _ = sample_cell(key, free)
+        idx, _ = random_cell(jax.random.uniform(key), free)
         return SnakeState(**init_state_fields(), body=body, head=jnp.array([r, c], jnp.int32),
                           heading=jnp.int32(3), length=jnp.int32(3),
                           food=jnp.stack([idx // s, idx % s]).astype(jnp.int32), eaten=jnp.int32(0))
@@ -114,7 +115,7 @@ class Snake(Env):
         eaten = state.eaten + eats.astype(jnp.int32)
         won = eaten >= self.target
         free = (body == 0) & self._interior()
-        idx, _ = sample_cell(key, free)
+        idx, _ = random_cell(jax.random.uniform(key), free)
         food = jnp.where(eats, jnp.stack([idx // s, idx % s]).astype(jnp.int32), state.food)
 
         moved = state.replace(body=body, head=jnp.stack([rc, cc]).astype(jnp.int32), heading=heading,

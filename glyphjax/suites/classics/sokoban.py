@@ -28,13 +28,12 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, DIR_NAMES, DIR_OFFSETS, border_mask, codepoints, shift
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._boards import shift
 from glyphjax.suites.classics._puzzles import GLYPHS_PUZZLE, PLAYER
-from glyphjax.suites.classics.common import (DIR_DELTAS, DIR_NAMES, FLOOR, GLYPHS_COMMON, WALL,
-                                             border_mask, codepoints)
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON, WALL
 
 BOX = "☐"
 TARGET = "◇"
@@ -135,7 +134,7 @@ class Sokoban(Env):
     def _reset(self, key, params):
         s = self.size
         rnd = Draws.hashed(key, s * s + _WALKS * self.walk * 7)  # no Threefry (compile time)
-        border = self._border().reshape(-1)
+        border = jnp.asarray(self._border()).reshape(-1)
         score = jnp.where(border, -1.0, rnd.uniform((s * s,)))
         order = jnp.argsort(-score)  # interior cells in random order first
         nb, nw = self.num_boxes, self.num_walls
@@ -145,7 +144,7 @@ class Sokoban(Env):
         # pull (the cell beyond free too); its first move is that pull, so no start is solved
         free = ~walls & ~targets
         can_pull = jnp.zeros((s, s), jnp.bool_)
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        for dr, dc in DIR_OFFSETS:
             can_pull = can_pull | (shift(targets, dr, dc) & shift(free, -dr, -dc))
         start_score = jnp.where(free, score.reshape(s, s) + 2.0 * (free & can_pull), -10.0)
         _, starts = jax.lax.top_k(start_score.reshape(-1), _WALKS)

@@ -19,9 +19,10 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from glyphjax.core.grid import codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics.common import FLOOR, codepoints
+from glyphjax.suites.classics.common import FLOOR
 
 ROWS, COLS = 10, 6
 WIN_LINES = 5

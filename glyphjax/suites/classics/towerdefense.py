@@ -21,10 +21,11 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from glyphjax.core.grid import codepoints, dilate
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._arcade import death_penalty
-from glyphjax.suites.classics.common import EMPTY_SPACE, GLYPHS_ARCADE, codepoints
+from glyphjax.suites.classics.common import EMPTY_SPACE, GLYPHS_ARCADE
 
 S = 11
 START_GOLD, TOWER_COST, RANGE = 10, 3, 2
@@ -43,9 +44,7 @@ PATH = np.array(_path_cells(), np.int32)  # [33, 2], last cell = base
 PATH_LEN = len(PATH)
 _on_path = np.zeros((S, S), bool)
 _on_path[PATH[:, 0], PATH[:, 1]] = True
-_adj = np.zeros((S, S), bool)
-for _dr, _dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-    _adj |= np.roll(np.pad(_on_path, 1), (_dr, _dc), axis=(0, 1))[1:-1, 1:-1]
+_adj = np.asarray(dilate(jnp.asarray(_on_path)))
 SITES = np.argwhere(_adj & ~_on_path).astype(np.int32)  # [56, 2] in reading order
 N_SITES = len(SITES)
 assert N_SITES == 56, N_SITES

@@ -16,12 +16,12 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, UNREACHED, bfs_distances, border_mask, codepoints
 from glyphjax.core.registry import register
-from glyphjax.core.sampling import Draws
+from glyphjax.core.sampling import Draws, random_cells
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._arcade import UNREACHED, bfs_distances, top_cells, wall_segments
-from glyphjax.suites.classics.common import (DIR_DELTAS, FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON,
-                                             PLAYER, WALL, border_mask, codepoints)
+from glyphjax.suites.classics._arcade import wall_segments
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, WALL
 
 S = 10
 N = 3
@@ -56,15 +56,15 @@ def generate(key: jax.Array):
     rnd = Draws.hashed(key, 3 * N_WALL_SEGMENTS + 2 * S * S)  # no Threefry (compile time)
     border = border_mask(S)
     walls = border | wall_segments(rnd, S, N_WALL_SEGMENTS)
-    pr, pc = top_cells(rnd.uniform((S * S,)), ~walls, 1)
-    player = jnp.stack([pr[0], pc[0]]).astype(jnp.int32)
+    p, _ = rnd.cells(~walls, 1)
+    player = jnp.stack([p[0] // S, p[0] % S]).astype(jnp.int32)
     src = jnp.zeros((S, S), bool).at[player[0], player[1]].set(True)
     region = bfs_distances(~walls, src) < UNREACHED
     big = jnp.sum(region) >= 2 * N + 8
     walls = jnp.where(big, walls, border)
     region = jnp.where(big, region, ~border)
-    rr, cc = top_cells(rnd.uniform((S * S,)), region & ~src, 2 * N)
-    cells = jnp.stack([rr, cc], axis=1).astype(jnp.int32)
+    idx, _ = rnd.cells(region & ~src, 2 * N)
+    cells = jnp.stack([idx // S, idx % S], axis=1).astype(jnp.int32)
     return walls, player, cells[:N], cells[N:]
 
 
@@ -138,7 +138,7 @@ class Warehouse(Env):
         goal = jnp.where(carrying, state.dest[jnp.maximum(state.carrying, 0)], state.pkg[first])
         at_goal = (state.player[0] == goal[0]) & (state.player[1] == goal[1])
         src = jnp.zeros((S, S), bool).at[goal[0], goal[1]].set(True)
-        dist = bfs_distances(~state.walls, src, iters=S * S // 2)
+        dist = bfs_distances(~state.walls, src, max_steps=S * S // 2)
         nxt = state.player[None, :] + DIR_DELTAS
         d = dist[nxt[:, 0], nxt[:, 1]]
         step = jnp.argmin(d)

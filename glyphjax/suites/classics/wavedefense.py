@@ -19,10 +19,11 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import NEIGHBOURS8, codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.classics._arcade import death_penalty, sample_cells
-from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON, codepoints
+from glyphjax.suites.classics._arcade import death_penalty
+from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON
 
 S = 15
 C = S // 2
@@ -35,7 +36,8 @@ ENTER_GAP = 4
 KILL_REWARD = 0.5 / TOTAL
 WAVE_REWARD = 0.1
 DIR_NAMES = ("up", "up-right", "right", "down-right", "down", "down-left", "left", "up-left")
-DIRS = jnp.array([[-1, 0], [-1, 1], [0, 1], [1, 1], [1, 0], [1, -1], [0, -1], [-1, -1]], jnp.int32)
+# aim i (clockwise from up) -> its offset in the one neighbour table `core.grid.NEIGHBOURS8`
+DIRS = jnp.array(NEIGHBOURS8, jnp.int32)[jnp.array([1, 2, 4, 7, 6, 5, 3, 0])]
 CANNONS = "↑↗→↘↓↙←↖"
 ENEMY, AIM = "Ж", "⊹"
 GLYPHS = {FLOOR: GLYPHS_COMMON[FLOOR], ENEMY: "enemy (walks toward your cannon)",

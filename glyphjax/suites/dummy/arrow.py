@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core.grid import codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 
@@ -18,7 +19,7 @@ ARROWS = "↑↓←→"
 DOT = "·"
 NAMES = ("UP", "DOWN", "LEFT", "RIGHT")
 GLYPHS = {DOT: "empty cell", **{a: f"arrow pointing {n.lower()}" for a, n in zip(ARROWS, NAMES)}}
-_TABLE = jnp.array([ord(c) for c in ARROWS + DOT], jnp.uint32)
+_TABLE = codepoints(ARROWS + DOT)
 EVENTS = ("", "Correct.", "Wrong.")
 
 

@@ -16,11 +16,12 @@ from collections import deque
 
 import numpy as np
 
-from glyphjax.suites.minigrid.engine import (BALL, BOX, CLOSED, DONE, DOOR, DROP, EMPTY, GOAL, KEY,
-                                             LAVA, LOCKED, MOVE_FORWARD, OBSTACLE, OPEN, PICKUP,
-                                             TOGGLE, TURN_LEFT, TURN_RIGHT, WALL)
+from glyphjax.core.grid import DIR_OFFSETS
+from glyphjax.suites.minigrid.engine import (BALL, BOX, CLOSED, DONE, DOOR, DROP, EMPTY, FACING,
+                                             GOAL, KEY, LAVA, LOCKED, MOVE_FORWARD, OBSTACLE, OPEN,
+                                             PICKUP, TOGGLE, TURN_LEFT, TURN_RIGHT, WALL)
 
-DV = ((0, 1), (1, 0), (0, -1), (-1, 0))
+DV = tuple(DIR_OFFSETS[d] for d in FACING)  # (d_row, d_col) per facing
 
 
 def t_of(c):

@@ -25,6 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from glyphjax.core.grid import DIR_DELTAS, DOWN, LEFT, RIGHT, UP
 from glyphjax.core.sampling import hash_bits
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 
@@ -48,7 +49,9 @@ ACTION_DESCRIPTIONS = (
     "or open the box in front of you (it is replaced by what it contains)",
     "declare that you are done (only go-to tasks use it; otherwise nothing happens)",
 )
-DIR_VEC = jnp.array([[0, 1], [1, 0], [0, -1], [-1, 0]], jnp.int32)  # (d_row, d_col)
+# facing 0 east, 1 south, 2 west, 3 north (Farama), as directions of `core.grid`
+FACING = (RIGHT, DOWN, LEFT, UP)
+DIR_VEC = DIR_DELTAS[np.array(FACING)]  # int32[4, 2] (d_row, d_col) per facing
 DIR_NAMES = ("east (right)", "south (down)", "west (left)", "north (up)")
 
 

@@ -23,9 +23,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from glyphjax.core.grid import DIR_OFFSETS, border_mask
 from glyphjax.core.sampling import Draws
-from glyphjax.suites.minigrid.engine import (BALL, BLUE, BOX, CLOSED, COLORS, DOOR, EMPTY, GOAL,
-                                             GREEN, KEY, LAVA, LOCKED, OBSTACLE, OPEN, RED, WALL,
+from glyphjax.suites.minigrid.engine import (BALL, BLUE, BOX, CLOSED, COLORS, DOOR, EMPTY, FACING,
+                                             GOAL, GREEN, KEY, LAVA, LOCKED, OBSTACLE, OPEN, RED, WALL,
                                              Level, item_index, pack)
 
 NCOL = len(COLORS)
@@ -34,9 +35,7 @@ I32 = jnp.int32
 
 # --- primitives ----------------------------------------------------------------------------------
 def walled_np(h: int, w: int) -> np.ndarray:
-    g = np.zeros((h, w), np.int32)
-    g[0, :] = g[-1, :] = g[:, 0] = g[:, -1] = WALL
-    return g
+    return np.where(border_mask(h, w), WALL, EMPTY).astype(np.int32)
 
 
 def walled(h: int, w: int) -> jax.Array:
@@ -100,7 +99,7 @@ def randint(rnd, lo, hi):
 def sample_rc(rnd, mask) -> jax.Array:
     """A uniformly random True cell of mask -> int32[2] (row, col)."""
     w = mask.shape[1]
-    idx = rnd.index(mask)
+    idx, _ = rnd.cell(mask)
     return jnp.stack([idx // w, idx % w])
 
 
@@ -139,7 +138,7 @@ def place_agent(rnd, grid, region, facing_free: bool = False):
     pad = jnp.pad(grid, 1, constant_values=WALL)
     fronts = jnp.stack([pad[1:-1, 2:], pad[2:, 1:-1], pad[1:-1, :-2], pad[:-2, 1:-1]])  # [4, h, w]
     ok = free[None] & ((fronts == EMPTY) | (fronts == WALL))
-    idx = rnd.index(ok)
+    idx, _ = rnd.cell(ok)
     d, rest = idx // (h * w), idx % (h * w)
     return jnp.stack([rest // w, rest % w]), d
 
@@ -520,7 +519,7 @@ class RoomGrid:
             has, lab, colour = carry
             done = jnp.all(lab == lab[start_room])
             cand = ~has & cand_ok
-            pick = r.index(cand)
+            pick, _ = r.cell(cand)
             add = ~done & jnp.any(cand)
             new = (jnp.arange(nw) == pick) & add  # one-hot wall of the new door
             la = jnp.sum(jnp.where(end_a & new[:, None], lab[None, :], 0))
@@ -612,7 +611,7 @@ def _om_door(rg, g, slots, i, j, k, color, locked, blocked):  # blocked: bool, m
     issue 323)."""
     p = rg.door_pos(slots, i, j, k)
     g = put(g, p, pack(DOOR, color, LOCKED if locked else CLOSED))
-    dr, dc = [(0, 1), (1, 0), (0, -1), (-1, 0)][k]
+    dr, dc = DIR_OFFSETS[FACING[k]]
     return jnp.where(blocked, put(g, (p[0] - dr, p[1] - dc), item(BALL, GREEN)), g)
 
 

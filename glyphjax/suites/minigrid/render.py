@@ -19,6 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from glyphjax.core.grid import codepoint, codepoints
 from glyphjax.suites.minigrid.engine import (BALL, BOX, CLOSED, COLORS, DIR_VEC, DOOR, EMPTY, GOAL,
                                              KEY, LAVA, LOCKED, OBSTACLE, OPEN, WALL, cell_type)
 
@@ -56,7 +57,7 @@ for _i, _c in enumerate(COLORS):
 
 def _build_table() -> np.ndarray:
     """Code point for each packed cell value masked to 9 bits (type | colour | door state)."""
-    table = np.full(512, ord(FLOOR_G), np.uint32)
+    table = np.full(512, codepoint(FLOOR_G), np.uint32)
     for v in range(512):
         t, col, st = v & 15, (v >> 4) & 7, (v >> 7) & 3
         c = min(col, 5)
@@ -74,12 +75,12 @@ def _build_table() -> np.ndarray:
             g = LETTERS[("door", min(st, 2))][c]
         else:
             g = FLOOR_G
-        table[v] = ord(g)
+        table[v] = codepoint(g)
     return table
 
 
 CELL_TABLE = _build_table()
-AGENT_CP = np.array([ord(g) for g in AGENT_G], np.uint32)
+AGENT_CP = np.asarray(codepoints(AGENT_G))
 VIEW = 7  # partial view size (Farama agent_view_size)
 AGENT_CELL = np.zeros((VIEW, VIEW), bool)
 AGENT_CELL[VIEW - 1, VIEW // 2] = True  # where the partial view draws the agent
@@ -142,8 +143,8 @@ def render_partial(grid: jax.Array, pos: jax.Array, d: jax.Array) -> jax.Array:
     cells = view_cells(grid, pos, d)
     vis = visibility(cells)
     cp = jnp.asarray(CELL_TABLE)[cells & 511]
-    cp = jnp.where(vis, cp, jnp.uint32(ord(UNSEEN_G)))
-    return jnp.where(AGENT_CELL, jnp.uint32(ord(AGENT_G[3])), cp)  # a where, not a (slow) scatter
+    cp = jnp.where(vis, cp, codepoint(UNSEEN_G))
+    return jnp.where(AGENT_CELL, codepoint(AGENT_G[3]), cp)  # a where, not a (slow) scatter
 
 
 def floor_is_empty(c):
