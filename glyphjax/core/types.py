@@ -211,12 +211,12 @@ class Env:
     @property
     def program(self) -> tuple:
         """Key of the compiled program: equal for envs that differ only in params (what the
-        shell reads from the card, max_steps and the action and seat counts, is part of it)."""
+        shell reads from the card: max_steps, the action and seat counts, the illegal-move rule)."""
         static = self.static_config()
         if static is None:
             return (type(self), id(self))
         card = self.card
-        return (type(self), static, card.max_steps, card.num_actions, card.num_players)
+        return (type(self), static, card.max_steps, card.num_actions, card.num_players, card.illegal)
 
     def __eq__(self, other: object) -> bool:  # jit static args and compile caches key on this
         return isinstance(other, Env) and self.program == other.program
