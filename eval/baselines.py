@@ -34,7 +34,8 @@ def baseline_entry(result) -> dict:
     """What is stored per (task, policy): enough to normalise and to check reproduction."""
     from eval.stats import mean_ci
     mean, lo, hi = mean_ci(result.returns, n_resamples=2_000, seed=0)
-    return {"mean_return": mean, "return_ci": [lo, hi], "success_rate": float(result.success.mean()),
+    success = None if result.success is None else float(result.success.mean())
+    return {"mean_return": mean, "return_ci": [lo, hi], "success_rate": success,
             "mean_length": float(result.lengths.mean()), "std_return": float(result.returns.std())}
 
 

@@ -28,6 +28,10 @@ NO_ACTION = -1
 STANDARD = "standard"
 EXTENDED = "extended"
 
+# How a card declares success (`TaskCard.success`), besides a tuple of event indices:
+MAX_RETURN = "max_return"  # success = the return reaches card.return_range[1] (a perfect score)
+NO_SUCCESS = "none"  # the game has no win/lose outcome (e.g. endless survival): no success rate
+
 
 @struct.dataclass
 class EnvState:
@@ -73,6 +77,9 @@ class TaskCard:
     reward: the reward pattern in words, exactly what the code pays (it goes into the prompt).
     grid_labels: draw column numbers above and row numbers left of the grid (tasks whose actions
       name cells, e.g. REVEAL_12 = row 1, column 2 on a 10-wide board: index = row * width + col).
+    success: the game's outcome that counts as success: a tuple of indices into `events` (the
+      episode succeeds when it terminates on a step with one of them, e.g. "You win!"),
+      `MAX_RETURN`, or `NO_SUCCESS`; `()` = not declared (conformance tests require a declaration).
     """
 
     id: str
@@ -91,6 +98,7 @@ class TaskCard:
     grid_labels: bool = False
     num_players: int = 1
     notes: str = ""
+    success: tuple[int, ...] | str = ()
 
     def __post_init__(self):
         if len(self.actions) != len(self.action_descriptions):
@@ -108,6 +116,13 @@ class TaskCard:
             raise ValueError(f"{self.id}: events[0] must be '' (no message)")
         if self.track == STANDARD and self.max_steps > 512:
             raise ValueError(f"{self.id}: standard-track tasks have max_steps <= 512")
+        if isinstance(self.success, str):
+            if self.success not in (MAX_RETURN, NO_SUCCESS):
+                raise ValueError(f"{self.id}: success {self.success!r} must be a tuple of event indices, "
+                                 f"{MAX_RETURN!r} or {NO_SUCCESS!r}")
+        elif not all(isinstance(e, int) and 0 < e < len(self.events) for e in self.success):
+            raise ValueError(f"{self.id}: success events {self.success!r} must be indices 1..{len(self.events) - 1} "
+                             "into card.events")
 
     @property
     def suite(self) -> str:
@@ -116,6 +131,20 @@ class TaskCard:
     @property
     def num_actions(self) -> int:
         return len(self.actions)
+
+    @property
+    def has_success(self) -> bool:
+        """Whether episodes of this task have a success outcome (declared and not NO_SUCCESS)."""
+        return self.success not in ((), NO_SUCCESS)
+
+    def success_mask(self, returns: Any, terminated: Any, final_event: Any) -> np.ndarray | None:
+        """Per episode: did it succeed (see `success`)? `final_event` is the event of each
+        episode's last step. None when the task has no success notion."""
+        if not self.has_success:
+            return None
+        if self.success == MAX_RETURN:
+            return np.asarray(returns, np.float64) >= self.return_range[1] - 1e-6
+        return np.asarray(terminated, bool) & np.isin(np.asarray(final_event), self.success)
 
     def action_index(self, name: str) -> int:
         """Index of an action name (case-insensitive); ValueError naming the valid ones."""

@@ -94,6 +94,7 @@ class ConnectFour(Env):
             max_steps=max_steps,
             reward="+1 if you win, -1 if the AI wins, 0 for a draw or when time runs out.",
             events=EVENTS,
+            success=(EV_WIN,),
             grid_labels=True,
         )
 

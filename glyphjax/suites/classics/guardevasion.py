@@ -93,6 +93,7 @@ class GuardEvasion(Env):
             max_steps=max_steps,
             reward="+1 for reaching the exit, -1 for being caught; 0 otherwise. Return range [-1, 1].",
             events=EVENTS,
+            success=(EV_EXIT,),
         )
 
     def _reset(self, key, params):

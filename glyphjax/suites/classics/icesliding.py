@@ -114,6 +114,7 @@ class IceSliding(Env):
                     "+1 on the move that stops you on the goal, which ends the episode. "
                     "Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_GOAL,),
             return_range=(-1.0, 1.0),
         )
 

@@ -79,6 +79,7 @@ class Nim(Env):
             events=("", f"You move first. Whoever takes the last object {last}.",
                     "You cannot take that many from that pile. Nothing happens.",
                     "The AI has moved.", "You win!", "You lose."),
+            success=(EV_WIN,),
         )
 
         # scripted baseline: the AI's optimal rule played from your side

@@ -103,6 +103,7 @@ class Tron(Env):
             reward=("+1 if the AI crashes and you do not, -1 if you crash and the AI does not, 0 if "
                     "both crash in the same turn or time runs out."),
             events=EVENTS,
+            success=(EV_WIN,),
         )
 
     def _reset(self, key, params):

@@ -88,6 +88,7 @@ class Warehouse(Env):
             max_steps=max_steps,
             reward=f"+1/{N} for each package delivered to its matching destination (all {N} = 1.0, ends the game). Return range [0, 1].",
             events=EVENTS,
+            success=(EV_WIN,),
             return_range=(0.0, 1.0),
         )
 

@@ -12,7 +12,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.registry import register
-from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
+from glyphjax.core.types import MAX_RETURN, Env, EnvState, TaskCard, init_state_fields
 
 ARROWS = "↑↓←→"
 DOT = "·"
@@ -44,6 +44,7 @@ class Arrow(Env):
             max_steps=turns,
             reward=f"+1/{turns} for each correct answer, 0 for a wrong one. Return range [0, 1].",
             events=EVENTS,
+            success=MAX_RETURN,  # every arrow answered right
             return_range=(0.0, 1.0),
         )
 
