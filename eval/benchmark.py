@@ -30,9 +30,10 @@ DEFAULT_SEEDS_PER_TASK = 25
 TaskEvaluator = Callable[[str, np.ndarray], TaskResult]
 
 
-def run_key(label: str, seeds: np.ndarray) -> str:
-    """Identifies a run in the partial file: the policy label and the exact seeds."""
-    h = hashlib.sha1(np.asarray(seeds, np.int64).tobytes()).hexdigest()[:12]
+def run_key(label: str, seeds: np.ndarray, identity: str = "") -> str:
+    """Identifies a run in the partial file: the policy label, the exact seeds and `identity`
+    (everything else that changes results: config, checkpoint, code; `eval.runid`)."""
+    h = hashlib.sha1(np.asarray(seeds, np.int64).tobytes() + identity.encode("utf-8")).hexdigest()[:12]
     return f"{label}@{h}"
 
 
@@ -40,11 +41,13 @@ def partial_path(out: str | os.PathLike) -> Path:
     return Path(str(out) + ".partial.jsonl")
 
 
-def load_partial(path: Path, key: str) -> dict[str, TaskResult]:
-    """Finished tasks of run `key`; a torn last line (crash while writing) is ignored."""
+def load_partial(path: Path, key: str, others: set[str] | None = None) -> dict[str, TaskResult]:
+    """Finished tasks of run `key`; a torn last line (crash while writing) is ignored. Tasks
+    finished under another key with the same label are added to `others` when given."""
     done: dict[str, TaskResult] = {}
     if not path.exists():
         return done
+    label = key.rsplit("@", 1)[0]
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             rec = json.loads(line)
@@ -53,7 +56,21 @@ def load_partial(path: Path, key: str) -> dict[str, TaskResult]:
         if rec.get("key") == key:
             r = TaskResult.from_json(rec["result"])
             done[r.task] = r
+        elif others is not None and str(rec.get("key", "")).rsplit("@", 1)[0] == label:
+            others.add(rec.get("result", {}).get("task", "?"))
     return done
+
+
+def report_resume(path: Path, task_ids: Sequence[str], n_seeds: int, done: Mapping[str, TaskResult],
+                  stale: set[str]) -> None:
+    """One line on stderr saying what a resume reused (and what it could not reuse)."""
+    reused = sum(len(done[t]) for t in task_ids if t in done)
+    if reused:
+        print(f"resumed {reused} of {len(task_ids) * n_seeds} episodes from {path}", file=sys.stderr)
+    stale = {t for t in stale if t in set(task_ids) and t not in done}
+    if stale:
+        print(f"{path}: {len(stale)} task(s) there were run with another config, checkpoint, seeds or "
+              "code version; evaluating them again", file=sys.stderr)
 
 
 def append_partial(path: Path, key: str, result: TaskResult) -> None:
@@ -66,12 +83,17 @@ def append_partial(path: Path, key: str, result: TaskResult) -> None:
 
 def run_tasks(task_ids: Sequence[str], seeds: np.ndarray, evaluate: TaskEvaluator, label: str,
               out: str | os.PathLike | None = None, resume: bool = True,
-              progress: bool = False) -> dict[str, TaskResult]:
-    """Evaluate every task on `seeds`, skipping tasks already in the partial file of `out`."""
+              progress: bool = False, identity: str = "") -> dict[str, TaskResult]:
+    """Evaluate every task on `seeds`, skipping tasks already in the partial file of `out` under
+    the same key (label, seeds, `identity`)."""
     seeds = np.asarray(seeds, np.int64)
-    key = run_key(label, seeds)
+    key = run_key(label, seeds, identity)
     ppath = partial_path(out) if out else None
-    done = load_partial(ppath, key) if (ppath and resume) else {}
+    done: dict[str, TaskResult] = {}
+    if ppath and resume:
+        stale: set[str] = set()
+        done = load_partial(ppath, key, stale)
+        report_resume(ppath, task_ids, len(seeds), done, stale)
     todo = [t for t in task_ids if t not in done]
     from eval.progress import task_progress
     with task_progress(len(todo), f"{label}", enabled=progress) as advance:

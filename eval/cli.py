@@ -76,7 +76,7 @@ def run_eval(cfg: DictConfig) -> dict:
             except NoScriptedPolicy as e:
                 fail(str(e))
     elif pol.get("kind") == "llm":
-        from eval.llm import llm_evaluator
+        from eval.llm import llm_evaluator, llm_identity
         try:
             evaluate = llm_evaluator(cfg)
         except (ValueError, RuntimeError) as e:
@@ -84,7 +84,7 @@ def run_eval(cfg: DictConfig) -> dict:
         label = f"{pol.name}:{model_label(cfg)}"
         try:
             runs[label] = run_tasks(tasks, seeds, evaluate, label, out=cfg.out, resume=bool(cfg.resume),
-                                    progress=bool(cfg.progress))
+                                    progress=bool(cfg.progress), identity=llm_identity(cfg))
         except (OSError, RuntimeError, ValueError) as e:  # unreachable server, bad checkpoint, ...
             saved = f"; finished tasks are saved in {cfg.out}.partial.jsonl, rerun to resume" if cfg.out else ""
             fail(f"{pol.name} evaluation failed: {type(e).__name__}: {e}{saved}")

@@ -43,6 +43,15 @@ def resolve_model(cfg) -> str | None:
     return str(m.get("path") or m.get("name"))
 
 
+def llm_identity(cfg) -> str:
+    """The resume identity of an LLM run (`eval.runid`): resolved config, checkpoint bytes (for
+    policy=local), code version."""
+    from omegaconf import OmegaConf
+    from eval.runid import run_identity
+    model = resolve_model(cfg) if cfg.policy.name == "local" else None
+    return run_identity(OmegaConf.to_container(cfg, resolve=True), model)
+
+
 def llm_evaluator(cfg):
     """A `TaskEvaluator` for an LLM policy config; raises with what to do when it cannot run."""
     pol = cfg.policy
