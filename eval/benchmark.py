@@ -3,8 +3,9 @@
 Every policy sees the same held-out seeds (default 25 per task from `EVAL_SEED_START`), so two
 runs can be compared seed by seed (`eval.stats.paired_difference`). Each finished task is
 appended at once to `<out>.partial.jsonl` (flushed and fsynced); a rerun after a crash reads that
-file and only evaluates the tasks still missing. The final results JSON and a table are written
-when every task is done.
+file and only evaluates the tasks still missing (the key also holds the code version,
+`eval.runid`). Ctrl-C stops with one line and exit status 130, finished tasks kept. The final
+results JSON and a table are written when every task is done.
 
     python -m eval.benchmark --policy random --tasks 'classics/*' --seeds 25 --out bench.json
 """
@@ -96,16 +97,32 @@ def run_tasks(task_ids: Sequence[str], seeds: np.ndarray, evaluate: TaskEvaluato
         report_resume(ppath, task_ids, len(seeds), done, stale)
     todo = [t for t in task_ids if t not in done]
     from eval.progress import task_progress
-    with task_progress(len(todo), f"{label}", enabled=progress) as advance:
-        for task in todo:
-            advance(task)
-            r = evaluate(task, seeds)
-            if not np.array_equal(np.sort(r.seeds), np.sort(seeds)):
-                raise RuntimeError(f"{task}: evaluator returned seeds that differ from the requested ones")
-            if ppath:
-                append_partial(ppath, key, r)
-            done[task] = r
+    try:
+        with task_progress(len(todo), f"{label}", enabled=progress) as advance:
+            for task in todo:
+                advance(task)
+                r = evaluate(task, seeds)
+                if not np.array_equal(np.sort(r.seeds), np.sort(seeds)):
+                    raise RuntimeError(f"{task}: evaluator returned seeds that differ from the requested ones")
+                if ppath:
+                    append_partial(ppath, key, r)
+                done[task] = r
+    except KeyboardInterrupt:
+        raise EvaluationInterrupted(label, sum(t in done for t in task_ids), len(task_ids), ppath) from None
     return {t: done[t] for t in task_ids}
+
+
+class EvaluationInterrupted(Exception):
+    """Ctrl-C inside `run_tasks`: the finished tasks are on disk in `partial` (if any)."""
+
+    def __init__(self, label: str, finished: int, total: int, partial: Path | None):
+        self.label, self.finished, self.total, self.partial = label, finished, total, partial
+        where = (f"saved in {partial}; rerun the same command to resume" if partial
+                 else "not saved (no output file)")
+        super().__init__(f"interrupted: {finished} of {total} tasks of {label} finished, {where}")
+
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for a Ctrl-C
 
 
 def results_document(runs: Mapping[str, Mapping[str, TaskResult]], config: dict | None = None,
@@ -166,8 +183,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (glyphjax.UnknownTaskError, ValueError) as e:
         print(f"eval.benchmark: error: {e}", file=sys.stderr)
         return 2
-    results = run_tasks(tasks, seeds, array_evaluator(args.policy), args.policy, args.out,
-                        resume=not args.no_resume, progress=True)
+    from eval.runid import array_identity
+    try:
+        results = run_tasks(tasks, seeds, array_evaluator(args.policy), args.policy, args.out,
+                            resume=not args.no_resume, progress=True, identity=array_identity())
+    except EvaluationInterrupted as e:
+        print(f"eval.benchmark: {e}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     doc = results_document({args.policy: results}, vars(args))
     write_json(args.out, doc)
     print_summary_table(doc)

@@ -42,6 +42,7 @@ def run_eval(cfg: DictConfig) -> dict:
     """The evaluation the config asks for; returns the results document."""
     import glyphjax
     from eval.benchmark import array_evaluator, results_document, run_tasks, write_json
+    from eval.runid import array_identity
     from eval.runner import NoScriptedPolicy
     from eval.seeds import eval_seeds
     from eval.tables import print_summary_table
@@ -72,7 +73,8 @@ def run_eval(cfg: DictConfig) -> dict:
                 if not usable:
                     continue
             try:
-                runs[name] = run_tasks(usable, seeds, evaluate, name, out=None, progress=bool(cfg.progress))
+                runs[name] = run_tasks(usable, seeds, evaluate, name, out=cfg.out, resume=bool(cfg.resume),
+                                       progress=bool(cfg.progress), identity=array_identity())
             except NoScriptedPolicy as e:
                 fail(str(e))
     elif pol.get("kind") == "llm":
@@ -103,7 +105,12 @@ def run_eval(cfg: DictConfig) -> dict:
 
 @hydra.main(version_base=None, config_path=CONF_DIR, config_name="eval")
 def _hydra_main(cfg: DictConfig) -> None:
-    run_eval(cfg)
+    from eval.benchmark import EXIT_INTERRUPTED, EvaluationInterrupted
+    try:
+        run_eval(cfg)
+    except EvaluationInterrupted as e:  # Ctrl-C: one line, finished tasks kept for a resume
+        print(f"glyphjax-eval: {e}", file=sys.stderr)
+        raise SystemExit(EXIT_INTERRUPTED) from None
 
 
 def model_presets() -> set[str]:
@@ -126,7 +133,11 @@ def rewrite_model_arg(argv: list[str]) -> list[str]:
 def eval_main() -> None:
     """Console-script entry point (`glyphjax-eval`)."""
     sys.argv[1:] = rewrite_model_arg(sys.argv[1:])
-    _hydra_main()
+    try:
+        _hydra_main()
+    except KeyboardInterrupt:  # outside an evaluation (start-up, writing results)
+        print("glyphjax-eval: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
 
 
 if __name__ == "__main__":

@@ -134,6 +134,12 @@ def code_version() -> str:
     return version
 
 
+def array_identity() -> str:
+    """The resume identity of an array-policy run: its episodes are a function of task, seed,
+    policy (in the label) and code alone, so only the code version is added."""
+    return f"array;code={code_version()}"
+
+
 def run_identity(config: Mapping[str, Any], checkpoint: str | os.PathLike | None = None) -> str:
     """The identity string of a run: config digest, checkpoint content digest, code version."""
     ckpt = checkpoint_digest(checkpoint) if checkpoint else "none"

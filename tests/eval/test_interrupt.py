@@ -1,0 +1,84 @@
+"""Array evaluations resume task by task, and Ctrl-C stops them cleanly (one line, exit 130,
+finished tasks kept)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from eval.benchmark import EvaluationInterrupted, partial_path, run_tasks
+from eval.results import TaskResult
+from eval.runid import array_identity
+from eval.seeds import eval_seeds
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
+TASKS = ["a/one", "a/two", "b/three", "b/four"]
+
+
+def interrupting_evaluator(calls: list, after: int | None):
+    """Evaluates like a real one; raises KeyboardInterrupt (Ctrl-C) on call number `after` + 1."""
+    def evaluate(task, seeds):
+        if after is not None and len(calls) == after:
+            raise KeyboardInterrupt
+        calls.append(task)
+        return TaskResult(task=task, seeds=seeds, returns=np.asarray(seeds) % 3, lengths=np.ones(len(seeds)),
+                          terminated=np.ones(len(seeds), bool), truncated=np.zeros(len(seeds), bool),
+                          success=np.asarray(seeds) % 3 == 2)
+    return evaluate
+
+
+def test_run_tasks__ctrl_c_keeps_finished_tasks_and_resume_does_the_rest(tmp_path, capsys):
+    out, seeds = tmp_path / "res.json", eval_seeds(4)
+    calls: list[str] = []
+    with pytest.raises(EvaluationInterrupted) as e:
+        run_tasks(TASKS, seeds, interrupting_evaluator(calls, after=2), "random", out, identity=array_identity())
+    assert (e.value.finished, e.value.total) == (2, 4)
+    assert str(partial_path(out)) in str(e.value) and "resume" in str(e.value)
+    calls.clear()
+    resumed = run_tasks(TASKS, seeds, interrupting_evaluator(calls, None), "random", out, identity=array_identity())
+    assert calls == ["b/three", "b/four"]
+    assert f"resumed 8 of 16 episodes from {partial_path(out)}" in capsys.readouterr().err
+    fresh = run_tasks(TASKS, seeds, interrupting_evaluator([], None), "random", None)
+    for t in TASKS:
+        np.testing.assert_array_equal(resumed[t].returns, fresh[t].returns, err_msg=t)
+
+
+def _eval_cmd(out) -> list[str]:
+    return [sys.executable, "-c", "from eval.cli import eval_main; eval_main()", "policy=random",
+            "tasks.ids=[dummy/arrow-1,minigrid/doorkey-8x8,minigrid/keycorridor-s3r3,minigrid/lockedroom,"
+            "minigrid/obstructedmaze-2q,minigrid/putnear-8x8-n3]", "seeds=8", f"out={out}", "progress=false"]
+
+
+def test_glyphjax_eval__sigint_prints_one_line_exits_130_and_rerun_resumes(tmp_path):
+    out = tmp_path / "res.json"
+    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+    proc = subprocess.Popen(_eval_cmd(out), cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    part = partial_path(out)
+    deadline = time.time() + 240
+    while not (part.exists() and part.read_text().count("\n") >= 1) and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert proc.poll() is None, f"the run ended before it could be interrupted:\n{proc.communicate()[1][-2000:]}"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err[-3000:]
+    assert "Traceback" not in err, err[-3000:]
+    lines = [l for l in err.splitlines() if l.strip()]
+    assert len(lines) == 1 and "interrupted" in lines[0] and str(part) in lines[0], err
+    finished = [json.loads(l)["result"]["task"] for l in part.read_text().splitlines()]
+    assert 1 <= len(finished) < 6 and not out.exists()
+
+    p = subprocess.run(_eval_cmd(out), cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert f"resumed {8 * len(finished)} of 48 episodes from {part}" in p.stderr
+    doc = json.loads(out.read_text())
+    assert len(doc["runs"]["random"]["episodes"]) == 6
+    again = [json.loads(l)["result"]["task"] for l in part.read_text().splitlines()]
+    assert again[:len(finished)] == finished and sorted(again) == sorted(set(again)), "no task evaluated twice"
