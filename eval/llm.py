@@ -3,11 +3,13 @@
 `evaluate_llm` (rl/llm_eval.py) is called once per task (so benchmark runs resume task by task):
 
     evaluate_llm(policy=<"local"|"vllm">, task_ids=[task], seeds=[...], model=<path|name>,
-                 server_url=<url|None>, harness=<dict>, sampling=<dict>, out_path=<jsonl|None>)
+                 server_url=<url|None>, harness=<dict>, sampling=<dict>, out_path=<jsonl|None>,
+                 on_call=<after each policy call>, on_episode=<after each finished episode>)
 
 Its episodes (`.episodes`, dicts in the rl/trajectory.py format) become `TaskResult` columns.
 With `out=FILE` the trajectories are appended to `FILE.trajectories.jsonl` (for glyphjax-replay);
-a task redone after a crash may leave a partial first attempt in that file.
+a task redone after a crash may leave a partial first attempt in that file. The two hooks feed
+the progress display (`eval.progress.LLMTaskMeter`: calls, episodes done, tokens/s).
 """
 
 from __future__ import annotations
@@ -72,8 +74,11 @@ def llm_evaluator(cfg):
     harness = OmegaConf.to_container(cfg.harness, resolve=True)
 
     def evaluate(task: str, seeds: np.ndarray) -> TaskResult:
+        from eval.progress import LLMTaskMeter
+        meter = LLMTaskMeter(len(seeds))
         out = evaluate_llm(policy=pol.name, task_ids=[task], seeds=[int(s) for s in seeds],
                            model=model, server_url=cfg.server.url, harness=harness, sampling=sampling,
-                           out_path=f"{cfg.out}.trajectories.jsonl" if cfg.out else None)
+                           out_path=f"{cfg.out}.trajectories.jsonl" if cfg.out else None,
+                           on_call=meter.call, on_episode=meter.episode)
         return from_episodes(task, _episodes(out))
     return evaluate
