@@ -135,7 +135,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except glyphjax.UnknownTaskError as e:
         print(f"eval.baselines: error: {e}", file=sys.stderr)
         return 2
-    doc = generate(tasks, args.seeds, args.out, recompute=args.fresh)
+    from eval.benchmark import EXIT_INTERRUPTED, EvaluationInterrupted
+    try:
+        doc = generate(tasks, args.seeds, args.out, recompute=args.fresh)
+    except (EvaluationInterrupted, KeyboardInterrupt):
+        print(f"eval.baselines: interrupted; the tasks finished so far are in {args.out} (complete: false), "
+              "rerun the same command to continue", file=sys.stderr)
+        return EXIT_INTERRUPTED
     print(f"wrote {args.out}: {len(doc['tasks'])} tasks x {args.seeds} seeds")
     return 0
 

@@ -82,3 +82,24 @@ def test_glyphjax_eval__sigint_prints_one_line_exits_130_and_rerun_resumes(tmp_p
     assert len(doc["runs"]["random"]["episodes"]) == 6
     again = [json.loads(l)["result"]["task"] for l in part.read_text().splitlines()]
     assert again[:len(finished)] == finished and sorted(again) == sorted(set(again)), "no task evaluated twice"
+
+
+def test_baselines__ctrl_c_after_one_task_keeps_it_and_exits_130(tmp_path, monkeypatch, capsys):
+    import eval.runner
+    from eval import baselines
+    real, seen = eval.runner.evaluate_task, []
+
+    def evaluate_task(task, policy, seeds, batch_size=4096):
+        if task == "dummy/arrow-4":
+            raise KeyboardInterrupt
+        seen.append((task, policy))
+        return real(task, policy, seeds, batch_size)
+
+    monkeypatch.setattr(eval.runner, "evaluate_task", evaluate_task)
+    out = tmp_path / "b.json"
+    assert baselines.main(["--tasks", "dummy/arrow-1", "dummy/arrow-4", "--seeds", "16", "--out", str(out)]) == 130
+    err = [l for l in capsys.readouterr().err.strip().splitlines() if not l.startswith("[baselines]")]
+    assert len(err) == 1 and "interrupted" in err[0] and str(out) in err[0], err  # besides progress lines
+    doc = json.loads(out.read_text())
+    assert doc["complete"] is False and list(doc["tasks"]) == ["dummy/arrow-1"]
+    assert seen == [("dummy/arrow-1", "random"), ("dummy/arrow-1", "scripted")]
