@@ -164,4 +164,5 @@ class LLMTaskMeter:
     def text(self) -> str:
         wall = max(self.clock() - self.start, 1e-9)
         return (f"call {self.turns}, {self.done}/{self.episodes} episodes, "
-                f"{self.completion_tokens / wall:,.0f} completion tok/s, {self.prompt_tokens / wall:,.0f} prompt tok/s")
+                f"{self.completion_tokens / wall:,.0f} completion tok/s, "
+                f"{self.prompt_tokens / wall:,.0f} prompt tok/s")

@@ -48,7 +48,7 @@ def evaluate_task(task_id: str, policy: str, seeds: Iterable[int], batch_size: i
     seeds = np.asarray(list(seeds) if not isinstance(seeds, np.ndarray) else seeds, np.int64)
     n = len(seeds)
     b = min(batch_size, n)
-    cols: dict[str, list] = {"returns": [], "lengths": [], "terminated": [], "truncated": [], "final_event": []}
+    cols: dict[str, list] = {k: [] for k in ("returns", "lengths", "terminated", "truncated", "final_event")}
     for lo in range(0, n, b):
         chunk = seeds[lo: lo + b]
         padded = np.concatenate([chunk, np.full(b - len(chunk), chunk[-1])]) if len(chunk) < b else chunk

@@ -121,8 +121,8 @@ class TaskCard:
                 raise ValueError(f"{self.id}: success {self.success!r} must be a tuple of event indices, "
                                  f"{MAX_RETURN!r} or {NO_SUCCESS!r}")
         elif not all(isinstance(e, int) and 0 < e < len(self.events) for e in self.success):
-            raise ValueError(f"{self.id}: success events {self.success!r} must be indices 1..{len(self.events) - 1} "
-                             "into card.events")
+            raise ValueError(f"{self.id}: success events {self.success!r} must be indices "
+                             f"1..{len(self.events) - 1} into card.events")
 
     @property
     def suite(self) -> str:

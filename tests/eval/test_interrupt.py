@@ -20,6 +20,7 @@ from eval.seeds import eval_seeds
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
 TASKS = ["a/one", "a/two", "b/three", "b/four"]
+ARRAY = array_identity()
 
 
 def interrupting_evaluator(calls: list, after: int | None):
@@ -38,11 +39,11 @@ def test_run_tasks__ctrl_c_keeps_finished_tasks_and_resume_does_the_rest(tmp_pat
     out, seeds = tmp_path / "res.json", eval_seeds(4)
     calls: list[str] = []
     with pytest.raises(EvaluationInterrupted) as e:
-        run_tasks(TASKS, seeds, interrupting_evaluator(calls, after=2), "random", out, identity=array_identity())
+        run_tasks(TASKS, seeds, interrupting_evaluator(calls, after=2), "random", out, identity=ARRAY)
     assert (e.value.finished, e.value.total) == (2, 4)
     assert str(partial_path(out)) in str(e.value) and "resume" in str(e.value)
     calls.clear()
-    resumed = run_tasks(TASKS, seeds, interrupting_evaluator(calls, None), "random", out, identity=array_identity())
+    resumed = run_tasks(TASKS, seeds, interrupting_evaluator(calls, None), "random", out, identity=ARRAY)
     assert calls == ["b/three", "b/four"]
     assert f"resumed 8 of 16 episodes from {partial_path(out)}" in capsys.readouterr().err
     fresh = run_tasks(TASKS, seeds, interrupting_evaluator([], None), "random", None)
@@ -63,9 +64,10 @@ def test_glyphjax_eval__sigint_prints_one_line_exits_130_and_rerun_resumes(tmp_p
                             text=True)
     part = partial_path(out)
     deadline = time.time() + 240
-    while not (part.exists() and part.read_text().count("\n") >= 1) and proc.poll() is None and time.time() < deadline:
+    while not (part.exists() and part.read_text().count("\n") >= 1) and proc.poll() is None:
+        assert time.time() < deadline, "no task finished within 240 s"
         time.sleep(0.05)
-    assert proc.poll() is None, f"the run ended before it could be interrupted:\n{proc.communicate()[1][-2000:]}"
+    assert proc.poll() is None, f"the run ended before the interrupt:\n{proc.communicate()[1][-2000:]}"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err[-3000:]
@@ -97,7 +99,8 @@ def test_baselines__ctrl_c_after_one_task_keeps_it_and_exits_130(tmp_path, monke
 
     monkeypatch.setattr(eval.runner, "evaluate_task", evaluate_task)
     out = tmp_path / "b.json"
-    assert baselines.main(["--tasks", "dummy/arrow-1", "dummy/arrow-4", "--seeds", "16", "--out", str(out)]) == 130
+    argv = ["--tasks", "dummy/arrow-1", "dummy/arrow-4", "--seeds", "16", "--out", str(out)]
+    assert baselines.main(argv) == 130
     err = [l for l in capsys.readouterr().err.strip().splitlines() if not l.startswith("[baselines]")]
     assert len(err) == 1 and "interrupted" in err[0] and str(out) in err[0], err  # besides progress lines
     doc = json.loads(out.read_text())

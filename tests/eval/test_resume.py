@@ -30,7 +30,8 @@ def fake_llm(monkeypatch, tmp_path):
 
     def fake_evaluate_llm(policy, task_ids, seeds, harness=None, sampling=None, out_path=None, **kw):
         calls.extend(task_ids)
-        return types.SimpleNamespace(episodes=[synthetic_episode(t, s, max_turns=4) for t in task_ids for s in seeds])
+        eps = [synthetic_episode(t, s, max_turns=4) for t in task_ids for s in seeds]
+        return types.SimpleNamespace(episodes=eps)
 
     monkeypatch.setattr(rl.llm_eval, "evaluate_llm", fake_evaluate_llm)
     monkeypatch.setenv("GLYPHJAX_CACHE", str(tmp_path / "cache"))
@@ -96,7 +97,7 @@ def test_resume__changed_checkpoint_bytes_evaluate_again(fake_llm, checkpoint, t
     assert fake_llm == [], "the new weights' own episodes resume"
 
 
-def test_checkpoint_digest__depends_on_bytes_of_weights_config_and_tokenizer(checkpoint, monkeypatch, tmp_path):
+def test_checkpoint_digest__depends_on_bytes_of_model_files_only(checkpoint, monkeypatch, tmp_path):
     monkeypatch.setenv("GLYPHJAX_CACHE", str(tmp_path / "cache"))
     base = checkpoint_digest(checkpoint)
     assert checkpoint_digest(checkpoint) == base, "same bytes, same digest"

@@ -112,7 +112,8 @@ def _episode(task: str, seed: int, actions: list[int]) -> dict:
     done = np.asarray(tr.terminated) | np.asarray(tr.truncated)
     n = int(np.argmax(done)) + 1 if done.any() else len(actions)
     return {"task": task, "seed": seed, "return": float(np.sum(np.asarray(tr.reward[:n], np.float64))),
-            "length": n, "terminated": bool(tr.terminated[:n].any()), "truncated": bool(tr.truncated[:n].any()),
+            "length": n, "terminated": bool(tr.terminated[:n].any()),
+            "truncated": bool(tr.truncated[:n].any()),
             "turns": [{"action": int(a), "parse_status": "ok"} for a in actions[:n]]}
 
 
