@@ -75,9 +75,16 @@ def report_resume(path: Path, task_ids: Sequence[str], n_seeds: int, done: Mappi
 
 
 def append_partial(path: Path, key: str, result: TaskResult) -> None:
+    """Append one finished task as a line (after a newline if a torn line ends the file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    torn = False
+    if path.exists() and path.stat().st_size:
+        with open(path, "rb") as f:
+            f.seek(-1, os.SEEK_END)
+            torn = f.read(1) != b"\n"
+    line = ("\n" if torn else "") + json.dumps({"key": key, "result": result.to_json()}) + "\n"
     with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps({"key": key, "result": result.to_json()}) + "\n")
+        f.write(line)
         f.flush()
         os.fsync(f.fileno())
 

@@ -106,3 +106,15 @@ def test_baselines__ctrl_c_after_one_task_keeps_it_and_exits_130(tmp_path, monke
     doc = json.loads(out.read_text())
     assert doc["complete"] is False and list(doc["tasks"]) == ["dummy/arrow-1"]
     assert seen == [("dummy/arrow-1", "random"), ("dummy/arrow-1", "scripted")]
+
+
+def test_partial_file__task_finished_after_a_torn_line_is_kept(tmp_path):
+    """A kill while a line was being written leaves it torn; the next task's line must not be
+    glued onto it (that task would be lost on the next resume)."""
+    from eval.benchmark import load_partial, run_key
+    out, seeds = tmp_path / "res.json", eval_seeds(3)
+    run_tasks(TASKS[:1], seeds, interrupting_evaluator([], None), "random", out)
+    with open(partial_path(out), "a") as f:
+        f.write('{"key": "random@')
+    run_tasks(TASKS[:2], seeds, interrupting_evaluator([], None), "random", out)
+    assert sorted(load_partial(partial_path(out), run_key("random", seeds))) == ["a/one", "a/two"]
