@@ -153,3 +153,18 @@ def test_no_success_notion__card_gives_no_mask():
     plain = TaskCard(id="t/endless", rules="", actions=("A",), action_descriptions=("a",), glyphs={},
                      hud="", hud_fields=(), max_steps=5, reward="", success=NO_SUCCESS)
     assert plain.success_mask([1.0], [True], [0]) is None
+
+
+def test_rollout__final_event_is_the_event_of_each_episodes_last_step():
+    """Checked against an un-vmapped replay of the recorded actions, for rollout and run_episode."""
+    import jax
+    env = glyphjax.make("minigrid/memory-s7")
+    pol = glyphjax.random_policy(env.card.num_actions)
+    seeds = np.arange(100, 124)
+    res = jax.device_get(glyphjax.rollout(env, pol, seeds, record_actions=True))
+    single = jax.jit(lambda s: glyphjax.run_episode(env, pol, s))
+    for i, seed in enumerate(seeds):
+        _, tr = glyphjax.replay(env, int(seed), res.actions[i][: res.lengths[i]])
+        assert res.final_event[i] == tr.event[-1], f"seed {seed}"
+        assert int(single(np.uint32(seed)).final_event) == int(tr.event[-1]), f"seed {seed}"
+    assert len(set(res.final_event.tolist())) == 3, "success, failure and time-out endings all occur"
