@@ -89,6 +89,19 @@ def append_partial(path: Path, key: str, result: TaskResult) -> None:
         os.fsync(f.fileno())
 
 
+class EvaluationInterrupted(Exception):
+    """Ctrl-C inside `run_tasks`: the finished tasks are on disk in `partial` (if any)."""
+
+    def __init__(self, label: str, finished: int, total: int, partial: Path | None):
+        self.label, self.finished, self.total, self.partial = label, finished, total, partial
+        where = (f"saved in {partial}; rerun the same command to resume" if partial
+                 else "not saved (no output file)")
+        super().__init__(f"interrupted: {finished} of {total} tasks of {label} finished, {where}")
+
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for a Ctrl-C
+
+
 def run_tasks(task_ids: Sequence[str], seeds: np.ndarray, evaluate: TaskEvaluator, label: str,
               out: str | os.PathLike | None = None, resume: bool = True,
               progress: bool = False, identity: str = "") -> dict[str, TaskResult]:
@@ -117,19 +130,6 @@ def run_tasks(task_ids: Sequence[str], seeds: np.ndarray, evaluate: TaskEvaluato
     except KeyboardInterrupt:
         raise EvaluationInterrupted(label, sum(t in done for t in task_ids), len(task_ids), ppath) from None
     return {t: done[t] for t in task_ids}
-
-
-class EvaluationInterrupted(Exception):
-    """Ctrl-C inside `run_tasks`: the finished tasks are on disk in `partial` (if any)."""
-
-    def __init__(self, label: str, finished: int, total: int, partial: Path | None):
-        self.label, self.finished, self.total, self.partial = label, finished, total, partial
-        where = (f"saved in {partial}; rerun the same command to resume" if partial
-                 else "not saved (no output file)")
-        super().__init__(f"interrupted: {finished} of {total} tasks of {label} finished, {where}")
-
-
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for a Ctrl-C
 
 
 def results_document(runs: Mapping[str, Mapping[str, TaskResult]], config: dict | None = None,

@@ -95,8 +95,8 @@ class RichProgress(_Display):
         self.prog, self.bar = prog, bar
 
     def refresh(self, final: bool = False) -> None:
-        now = self.current + (f" · {self.text}" if self.text else "") if not final else "done"
-        self.prog.update(self.bar, completed=self.finished, current=now)
+        shown = "done" if final else self.current + (f" · {self.text}" if self.text else "")
+        self.prog.update(self.bar, completed=self.finished, current=shown)
 
 
 def _interval() -> float:
@@ -142,8 +142,9 @@ def _active(display: _Display) -> Iterator[None]:
 
 
 class LLMTaskMeter:
-    """Per-turn status of one task's LLM rollout: turns, finished episodes, tokens per second
-    (completion and prompt tokens over wall time since the task started)."""
+    """Status of one task's LLM rollout after each policy call (one per turn, two with the
+    memory harness): calls, finished episodes, completion and prompt tokens per second of wall
+    time since the task started."""
 
     def __init__(self, episodes: int, clock: Callable[[], float] = time.monotonic):
         self.episodes, self.clock = episodes, clock
