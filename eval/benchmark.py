@@ -89,8 +89,10 @@ def append_partial(path: Path, key: str, result: TaskResult) -> None:
         os.fsync(f.fileno())
 
 
-class EvaluationInterrupted(Exception):
-    """Ctrl-C inside `run_tasks`: the finished tasks are on disk in `partial` (if any)."""
+class EvaluationInterrupted(KeyboardInterrupt):
+    """Ctrl-C inside `run_tasks`: the finished tasks are on disk in `partial` (if any). Still a
+    KeyboardInterrupt, so `except Exception` handlers let it through and callers that catch
+    KeyboardInterrupt keep working."""
 
     def __init__(self, label: str, finished: int, total: int, partial: Path | None):
         self.label, self.finished, self.total, self.partial = label, finished, total, partial

@@ -50,7 +50,10 @@ def llm_identity(cfg) -> str:
     policy=local), code version."""
     from omegaconf import OmegaConf
     from eval.runid import run_identity
-    model = resolve_model(cfg) if cfg.policy.name == "local" else None
+    model = None
+    if cfg.policy.name == "local":  # the directory the policy loads (a run directory resolves to its model)
+        from rl.tiny import resolve_model_path
+        model = resolve_model_path(resolve_model(cfg))
     return run_identity(OmegaConf.to_container(cfg, resolve=True), model)
 
 

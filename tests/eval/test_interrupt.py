@@ -41,6 +41,7 @@ def test_run_tasks__ctrl_c_keeps_finished_tasks_and_resume_does_the_rest(tmp_pat
     with pytest.raises(EvaluationInterrupted) as e:
         run_tasks(TASKS, seeds, interrupting_evaluator(calls, after=2), "random", out, identity=ARRAY)
     assert (e.value.finished, e.value.total) == (2, 4)
+    assert isinstance(e.value, KeyboardInterrupt), "callers catching Ctrl-C must still see one"
     assert str(partial_path(out)) in str(e.value) and "resume" in str(e.value)
     calls.clear()
     resumed = run_tasks(TASKS, seeds, interrupting_evaluator(calls, None), "random", out, identity=ARRAY)
