@@ -74,7 +74,7 @@ def test_glyphjax_eval__sigint_prints_one_line_exits_130_and_rerun_resumes(tmp_p
     assert proc.returncode == 130, err[-3000:]
     assert "Traceback" not in err, err[-3000:]
     lines = [l for l in err.splitlines() if l.strip()]
-    assert len(lines) == 1 and "interrupted" in lines[0] and str(part) in lines[0], err
+    assert len(lines) == 1 and "interrupted" in lines[0] and str(out) in lines[0], err  # names where results are
     finished = [json.loads(l)["result"]["task"] for l in part.read_text().splitlines()]
     assert 1 <= len(finished) < 6 and not out.exists()
 
