@@ -253,7 +253,8 @@ def bench_iteration(updates: int) -> dict:
     from rl.train_cli import compose
     from rl.trainer import train
     out = tempfile.mkdtemp(prefix="glyphjax-bench-")
-    cfg = compose(["rl.action_tokens=true", "rl.group_size=16", f"rl.rollout_budget={16 * (updates + 1)}",
+    cfg = compose(["rl.action_tokens=true", "rl.group_size=16", "rl.groups_per_update=1", "eval.every=0",
+                   "harness=basic", "model.random_init_std=null", f"rl.rollout_budget={16 * (updates + 1)}",
                    "rl.lr=1e-3", "rl.micro_batch_size=16", "ckpt_every=0", "log.console=false"], out)
     recs = train(cfg)[1:]  # the first update includes compilation
     parts = {k: float(np.sum([r[f"time_{k}"] for r in recs])) for k in ("rollout", "push", "step")}

@@ -1,31 +1,61 @@
-"""`glyphjax-eval`: evaluate policies over a task set on held-out seeds (Hydra config conf/eval.yaml).
+"""`glyphjax-eval`: evaluate policies over a task set on held-out seeds (conf/eval.yaml, keys in eval/config.py).
 
     glyphjax-eval                                    random + scripted baselines on Snake, 1,000 seeds
     glyphjax-eval policy=random tasks=classics seeds=200
+    glyphjax-eval tasks=classics/snake-easy          a task id or glob where a task set is expected
     glyphjax-eval tasks.ids='[classics/snake-*,dummy/*]'
     glyphjax-eval policy=local model=PATH            LLM evaluation through rl.llm_eval.evaluate_llm
     glyphjax-eval policy=vllm server.url=URL model=NAME
+    glyphjax-eval -m policy=random,scripted          a sweep: one directory per job
 
-Prints a table per policy (a row per task: mean return with 95% bootstrap interval, success rate,
-mean length; the suite-balanced score) and writes the results JSON to `out`. Errors a user can
-cause (unknown task id, bad values) print one message and exit with status 2, no traceback.
+Every run writes to its own directory (Hydra's run dir `runs/eval/<time>`, for `-m`
+`runs/eval-sweep/<time>/<job>`): `.hydra/config.yaml`, `results.json`, and for LLM policies
+`trajectories.jsonl` and `replay.html`; `out=PATH` puts the results JSON (and the trajectories
+beside it, `PATH.trajectories.jsonl`) there instead. Prints a table per policy (a row per task:
+mean return with 95% bootstrap interval, success rate, mean length; the suite-balanced score).
+Errors a user can cause (unknown key or task id, bad values) print one line and exit with status
+2; Ctrl-C prints where the partial results are and exits with status 130.
 """
 
 from __future__ import annotations
 
 import os
-import sys
+from pathlib import Path
 
-import hydra
 from omegaconf import DictConfig, OmegaConf
 
-CONF_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, "conf"))
+from eval.config import register_eval_schema
+from rl.hydra_cli import CONF_DIR, CLISpec, interrupted, run_cli
+from rl.hydra_cli import fail as cli_fail
+
+APP = "glyphjax-eval"
 EXIT_USAGE = 2
+register_eval_schema()  # conf/eval.yaml extends schema/eval: composing it (tests, notebooks) needs this
 
 
 def fail(message: str) -> None:
-    print(f"glyphjax-eval: error: {message}", file=sys.stderr)
-    raise SystemExit(EXIT_USAGE)
+    cli_fail(APP, message)
+
+
+def spec() -> CLISpec:
+    return CLISpec(
+        app=APP, description="evaluate a policy over a task set on held-out seeds; each run gets its own directory",
+        config_name="eval", register=register_eval_schema,
+        groups={"tasks": None, "policy": None, "harness": None, "model": None},
+        examples=["glyphjax-eval                                  random + scripted baselines on Snake",
+                  "glyphjax-eval policy=random tasks=classics seeds=200",
+                  "glyphjax-eval tasks=classics/snake-easy policy=scripted",
+                  "glyphjax-eval policy=local model=PATH tasks=snake seeds=25",
+                  "glyphjax-eval -m policy=random,scripted tasks=dummy   one directory per job"])
+
+
+def output_paths(cfg: DictConfig, run_dir: Path | None) -> tuple[str | None, str | None]:
+    """(results JSON, trajectories JSONL): `out=PATH` when given, else inside the run directory."""
+    if cfg.out:
+        return str(cfg.out), f"{cfg.out}.trajectories.jsonl"
+    if run_dir is None:
+        return None, None
+    return str(run_dir / "results.json"), str(run_dir / "trajectories.jsonl")
 
 
 def model_label(cfg: DictConfig) -> str | None:
@@ -38,8 +68,8 @@ def model_label(cfg: DictConfig) -> str | None:
     return None
 
 
-def run_eval(cfg: DictConfig) -> dict:
-    """The evaluation the config asks for; returns the results document."""
+def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
+    """The evaluation the config asks for, written under `run_dir` (or `out`); returns the results document."""
     import glyphjax
     from eval.benchmark import array_evaluator, results_document, run_tasks, write_json
     from eval.runid import array_identity
@@ -60,6 +90,7 @@ def run_eval(cfg: DictConfig) -> dict:
             raise ValueError(f"batch_size must be >= 1, got {cfg.batch_size}")
     except (ValueError, TypeError) as e:
         fail(f"bad seeds/seed_start/batch_size ({e}); e.g. seeds=1000 seed_start=1000000000")
+    out, trajectories = output_paths(cfg, run_dir)
     runs, skipped = {}, {}
     if pol.get("kind") == "array":
         for name in pol.policies:
@@ -73,22 +104,23 @@ def run_eval(cfg: DictConfig) -> dict:
                 if not usable:
                     continue
             try:
-                runs[name] = run_tasks(usable, seeds, evaluate, name, out=cfg.out, resume=bool(cfg.resume),
+                runs[name] = run_tasks(usable, seeds, evaluate, name, out=out, resume=bool(cfg.resume),
                                        progress=bool(cfg.progress), identity=array_identity())
             except NoScriptedPolicy as e:
                 fail(str(e))
     elif pol.get("kind") == "llm":
         from eval.llm import llm_evaluator, llm_identity
         try:
-            evaluate = llm_evaluator(cfg)
+            evaluate = llm_evaluator(cfg, trajectories=trajectories)
         except (ValueError, RuntimeError) as e:
             fail(str(e))
         label = f"{pol.name}:{model_label(cfg)}"
         try:
-            runs[label] = run_tasks(tasks, seeds, evaluate, label, out=cfg.out, resume=bool(cfg.resume),
+            runs[label] = run_tasks(tasks, seeds, evaluate, label, out=out, resume=bool(cfg.resume),
                                     progress=bool(cfg.progress), identity=llm_identity(cfg))
         except (OSError, RuntimeError, ValueError) as e:  # unreachable server, bad checkpoint, ...
-            saved = f"; finished tasks are saved in {cfg.out}.partial.jsonl, rerun to resume" if cfg.out else ""
+            again = f"rerun with hydra.run.dir={run_dir}" if run_dir and not cfg.out else "rerun"
+            saved = f"; finished tasks are saved in {out}.partial.jsonl, {again} to resume" if out else ""
             fail(f"{pol.name} evaluation failed: {type(e).__name__}: {e}{saved}")
     else:
         fail(f"policy {pol.get('name')!r} has unknown kind {pol.get('kind')!r} (expected 'array' or 'llm')")
@@ -97,20 +129,35 @@ def run_eval(cfg: DictConfig) -> dict:
     if skipped:
         doc["skipped"] = skipped
     print_summary_table(doc)
-    if cfg.out:
-        write_json(cfg.out, doc)
-        print(f"results written to {cfg.out}")
+    if out:
+        write_json(out, doc)
+    if trajectories and cfg.replay and Path(trajectories).is_file():
+        write_replay(trajectories, Path(trajectories).with_name("replay.html") if run_dir and not cfg.out
+                     else Path(trajectories).with_suffix(".html"))
     return doc
 
 
-@hydra.main(version_base=None, config_path=CONF_DIR, config_name="eval")
-def _hydra_main(cfg: DictConfig) -> None:
-    from eval.benchmark import EXIT_INTERRUPTED, EvaluationInterrupted
+def write_replay(trajectories: str, page: Path) -> None:
+    """The self-contained HTML replay of a run's trajectories (recorded observations, no re-simulation)."""
+    from eval.replay import build_html, load_episodes, page_data
+    page.write_text(build_html(page_data(load_episodes(trajectories), rebuild=False),
+                               title=f"glyphjax replay: {page.parent.name}"), encoding="utf-8")
+
+
+def _job(cfg: DictConfig) -> None:
+    """One Hydra job: say where it writes, evaluate, say where it wrote; Ctrl-C keeps what finished."""
+    from hydra.core.hydra_config import HydraConfig
+    run_dir = Path(HydraConfig.get().runtime.output_dir)
+    where = str(cfg.out) if cfg.out else str(run_dir)
+    print(f"{APP}: writing to {where}", flush=True)
     try:
-        run_eval(cfg)
-    except EvaluationInterrupted as e:  # Ctrl-C: one line, finished tasks kept for a resume
-        print(f"glyphjax-eval: {e}", file=sys.stderr)
-        raise SystemExit(EXIT_INTERRUPTED) from None
+        run_eval(cfg, run_dir)
+    except KeyboardInterrupt:
+        interrupted(APP, f"{where} (finished tasks in *.partial.jsonl; rerun with hydra.run.dir={run_dir} to resume)")
+    out, trajectories = output_paths(cfg, run_dir)
+    written = [p for p in (out, trajectories) if p and Path(p).is_file()]
+    print(f"{APP}: results in {where}" + (f" ({', '.join(Path(p).name for p in written)})" if written else ""),
+          flush=True)
 
 
 def model_presets() -> set[str]:
@@ -130,14 +177,9 @@ def rewrite_model_arg(argv: list[str]) -> list[str]:
     return out
 
 
-def eval_main() -> None:
+def eval_main(argv: list[str] | None = None) -> None:
     """Console-script entry point (`glyphjax-eval`)."""
-    sys.argv[1:] = rewrite_model_arg(sys.argv[1:])
-    try:
-        _hydra_main()
-    except KeyboardInterrupt:  # outside an evaluation (start-up, writing results)
-        print("glyphjax-eval: interrupted", file=sys.stderr)
-        raise SystemExit(130) from None
+    run_cli(spec(), _job, argv, rewrite=rewrite_model_arg)
 
 
 if __name__ == "__main__":

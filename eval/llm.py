@@ -33,12 +33,13 @@ def _episodes(out: Any) -> list[dict]:
 
 def resolve_model(cfg) -> str | None:
     """`model=PATH_OR_NAME`, else the conf/model preset: its checkpoint path for policy=local
-    (path null = the tiny test model, built on first use), its name for policy=vllm."""
+    (path null = the tiny test model, built on first use), its name for policy=vllm (or server.model)."""
     if cfg.get("model_ref"):
         return str(cfg.model_ref)
     m = cfg.get("model")
     if not m:
-        return None
+        server = cfg.get("server") or {}
+        return str(server.get("model")) if cfg.policy.name == "vllm" and server.get("model") else None
     if cfg.policy.name == "local":
         from rl.tiny import resolve_model_path
         return str(resolve_model_path(m.get("path"), seed=int(m.get("seed", 0) or 0)))
@@ -57,8 +58,9 @@ def llm_identity(cfg) -> str:
     return run_identity(OmegaConf.to_container(cfg, resolve=True), model)
 
 
-def llm_evaluator(cfg):
-    """A `TaskEvaluator` for an LLM policy config; raises with what to do when it cannot run."""
+def llm_evaluator(cfg, trajectories: str | None = None):
+    """A `TaskEvaluator` for an LLM policy config, appending episodes to `trajectories` (JSONL) if given;
+    raises with what to do when it cannot run."""
     pol = cfg.policy
     model = resolve_model(cfg)
     if not model:
@@ -73,7 +75,8 @@ def llm_evaluator(cfg):
                            f"here ({e}); use policy=random or policy=scripted") from None
     from omegaconf import OmegaConf
     sampling = {k: v for k, v in OmegaConf.to_container(pol, resolve=True).items()
-                if k in ("temperature", "top_p", "top_k", "max_new_tokens")}
+                if k in ("temperature", "top_p", "top_k", "max_new_tokens", "seed")}
+    policy_kwargs = {"action_tokens": True} if pol.get("action_tokens") else None
     harness = OmegaConf.to_container(cfg.harness, resolve=True)
 
     def evaluate(task: str, seeds: np.ndarray) -> TaskResult:
@@ -81,7 +84,7 @@ def llm_evaluator(cfg):
         meter = LLMTaskMeter(len(seeds))
         out = evaluate_llm(policy=pol.name, task_ids=[task], seeds=[int(s) for s in seeds],
                            model=model, server_url=cfg.server.url, harness=harness, sampling=sampling,
-                           out_path=f"{cfg.out}.trajectories.jsonl" if cfg.out else None,
+                           out_path=trajectories, policy_kwargs=policy_kwargs,
                            on_call=meter.call, on_episode=meter.episode)
         return from_episodes(task, _episodes(out))
     return evaluate

@@ -1,22 +1,31 @@
 """`glyphjax-play`: play any task in the terminal, or replay an action log exactly.
 
     glyphjax-play task=classics/snake-easy seed=3
+    glyphjax-play task=minigrid/doorkey-5x5 seed=3 --save runs/me.jsonl   # then glyphjax-replay it
     glyphjax-play task=classics/snake-easy seed=3 actions='[RIGHT,UP,UP]'
 
-Each turn shows the text observation; type an action name (case-insensitive) or its index,
-`?` for the action list, `q` to stop. At the end (or on `q` / end of input) the action log is
-printed as a command line that replays the episode exactly: an episode is a function of
-(task, seed, actions) (glyphjax.core.rollout keys). With `actions=` nothing is read from stdin:
-the actions are replayed and the final observation printed.
+Each turn shows the text observation and the running return; type an action name
+(case-insensitive) or its index, `?` for the action list, `q` to stop. Movement games also take
+arrow keys and w/a/s/d: they press the card's UP/DOWN/LEFT/RIGHT actions, or MOVE_FORWARD (up),
+TURN_LEFT, TURN_RIGHT (and MOVE_BACKWARD, down) where the game steers by heading. On a terminal
+the screen is redrawn in place and keys act at once (Enter first to type a name); from a pipe,
+input is one command per line and frames are appended. At the end (or on `q` / end of input) the
+action log is printed as a command line that replays the episode exactly: an episode is a
+function of (task, seed, actions) (glyphjax.core.rollout keys). With `actions=` nothing is read
+from stdin. `--save FILE` (or `save=FILE`) appends the episode as one trajectory line
+(rl/trajectory.py format) that `glyphjax-replay FILE` opens.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import Sequence, TextIO
 
+from eval.keys import ARROWS, CLEAR_HOME, EOF, WASD, cbreak, direction_of, is_terminal, read_key, read_line_keys
+
 EXIT_USAGE = 2
-USAGE = "usage: glyphjax-play task=SUITE/NAME [seed=INT] [actions='[NAME_OR_INDEX,...]']"
+USAGE = "usage: glyphjax-play task=SUITE/NAME [seed=INT] [actions='[NAME_OR_INDEX,...]'] [--save FILE]"
 
 
 class PlayError(ValueError):
@@ -24,8 +33,9 @@ class PlayError(ValueError):
 
 
 def parse_args(argv: Sequence[str]) -> dict:
-    """key=value arguments (OmegaConf dotlist syntax: lists as [A,B])."""
+    """key=value arguments (OmegaConf dotlist syntax: lists as [A,B]), plus `--save FILE`."""
     from omegaconf import OmegaConf
+    argv = _save_flag_as_key(list(argv))
     for a in argv:
         if a in ("-h", "--help"):
             raise PlayError(USAGE + "\n\n" + __doc__)
@@ -35,7 +45,7 @@ def parse_args(argv: Sequence[str]) -> dict:
         cfg = OmegaConf.to_container(OmegaConf.from_dotlist(list(argv)))
     except Exception as e:  # omegaconf grammar errors
         raise PlayError(f"cannot parse arguments ({e}). {USAGE}") from None
-    unknown = set(cfg) - {"task", "seed", "actions"}
+    unknown = set(cfg) - {"task", "seed", "actions", "save"}
     if unknown:
         raise PlayError(f"unknown argument(s) {sorted(unknown)}. {USAGE}")
     if "task" not in cfg:
@@ -50,7 +60,25 @@ def parse_args(argv: Sequence[str]) -> dict:
     if acts is not None and not isinstance(acts, list):
         acts = [acts]
     cfg["actions"] = acts
+    cfg["save"] = str(cfg["save"]) if cfg.get("save") not in (None, "") else None
     return cfg
+
+
+def _save_flag_as_key(argv: list[str]) -> list[str]:
+    """`--save FILE` / `--save=FILE` -> `save=FILE` (the other arguments are key=value)."""
+    out = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--save":
+            if i + 1 >= len(argv) or argv[i + 1].startswith("-") or "=" in argv[i + 1]:
+                raise PlayError(f"--save needs a file name. {USAGE}")
+            out.append(f"save={argv[i + 1]}")
+            i += 2
+            continue
+        out.append("save=" + a[len("--save="):] if a.startswith("--save=") else a)
+        i += 1
+    return out
 
 
 def action_from_token(card, token) -> int:
@@ -73,8 +101,29 @@ def action_name(card, a: int) -> str:
     return "NOOP" if a < 0 else card.actions[a]
 
 
+# Direction keys -> action names, first present on the card wins (grid moves, then heading moves).
+MOVE_ACTIONS: dict[str, tuple[str, ...]] = {
+    "UP": ("UP", "NORTH", "MOVE_FORWARD"),
+    "DOWN": ("DOWN", "SOUTH", "MOVE_BACKWARD"),
+    "LEFT": ("LEFT", "WEST", "TURN_LEFT"),
+    "RIGHT": ("RIGHT", "EAST", "TURN_RIGHT"),
+}
+
+
+def movement_keys(card) -> dict[str, int]:
+    """Direction key ("UP", ...) -> action index, for the directions this card can take."""
+    keys = {}
+    for direction, names in MOVE_ACTIONS.items():
+        for name in names:
+            if name in card.actions:
+                keys[direction] = card.actions.index(name)
+                break
+    return keys
+
+
 class Game:
-    """One episode stepped turn by turn with the same keys as glyphjax.replay/rollout."""
+    """One episode stepped turn by turn with the same keys as glyphjax.replay/rollout; keeps
+    what a trajectory line needs (observation shown, action, reward, flags per turn)."""
 
     def __init__(self, task: str, seed: int):
         import jax
@@ -89,6 +138,7 @@ class Game:
         self.state = jax.jit(lambda s: env.reset(reset_key(s)))(jax.numpy.uint32(seed))
         self.ret = 0.0
         self.actions: list[int] = []
+        self.turns: list[dict] = []
         self.terminated = self.truncated = False
 
     @property
@@ -101,12 +151,16 @@ class Game:
 
     def step(self, a: int) -> float:
         import jax.numpy as jnp
+        shown = self.observation()
         self.state, tr = self._step(jnp.uint32(self.seed), self.state.t, self.state, jnp.int32(a))
+        r, term, trunc = float(tr.reward), bool(tr.terminated), bool(tr.truncated)
+        self.turns.append({"t": len(self.actions), "observation": shown, "action": a, "reward": r,
+                           "terminated": term, "truncated": trunc})
         self.actions.append(a)
-        self.ret += float(tr.reward)
-        self.terminated |= bool(tr.terminated)
-        self.truncated |= bool(tr.truncated)
-        return float(tr.reward)
+        self.ret += r
+        self.terminated |= term
+        self.truncated |= trunc
+        return r
 
     def log_command(self) -> str:
         names = ",".join(action_name(self.card, a) for a in self.actions)
@@ -116,49 +170,148 @@ class Game:
         status = "terminated" if self.terminated else "truncated" if self.truncated else "not finished"
         return f"return {self.ret:.4f} after {len(self.actions)} turns ({status})"
 
+    def record(self):
+        """The episode as an rl.trajectory.EpisodeRecord (policy "human": no tokens, no text)."""
+        from glyphjax.harness.prompt import HarnessConfig, system_prompt
+        from rl.trajectory import EpisodeRecord, TurnRecord
+        turns = [TurnRecord(t=tr["t"], observation=tr["observation"], history_shown=0, history_dropped=0,
+                            prompt_ids=[], completion_ids=[], logprobs=[], completion="", finish_reason="stop",
+                            parse_status="ok", action=tr["action"],
+                            action_name=self.card.actions[tr["action"]] if tr["action"] >= 0 else None,
+                            reward=tr["reward"], terminated=tr["terminated"], truncated=tr["truncated"])
+                 for tr in self.turns]
+        return EpisodeRecord(
+            task=self.card.id, seed=self.seed, harness="basic", policy="human (glyphjax-play)",
+            system_prompt=system_prompt(self.card, HarnessConfig()), turns=turns, episode_return=self.ret,
+            length=len(turns), terminated=self.terminated, truncated=self.truncated, prompt_tokens=0,
+            completion_tokens=0, parse_failures=0, parse_status_counts={"ok": len(turns)} if turns else {},
+            truncations=0, context_drops=0, context_overflows=0)
 
-def play(task: str, seed: int, actions: list | None, stdin: TextIO, out: TextIO) -> Game:
-    game = Game(task, seed)
-    card = game.card
-    if actions is not None:
-        idx = [action_from_token(card, a) for a in actions]
-        if len(idx) > card.max_steps:
-            raise PlayError(f"{len(idx)} actions but {task} lasts at most {card.max_steps} turns")
-        for a in idx:
-            if game.done:
-                raise PlayError(f"the episode ended after {len(game.actions)} actions; "
-                                f"{len(idx) - len(game.actions)} action(s) left over")
-            game.step(a)
-        print(game.observation(), file=out)
-    else:
-        print(f"{task} (seed {seed}). Actions: " + ", ".join(f"{i}={n}" for i, n in enumerate(card.actions))
-              + ". Type a name or index, ? for help, q to quit.", file=out)
-        while not game.done:
-            print("\n" + game.observation(), file=out)
-            print(f"turn {len(game.actions)} > ", end="", file=out, flush=True)
-            line = stdin.readline()
-            if not line:  # end of input
-                print("", file=out)
-                break
-            token = line.strip()
-            if token.lower() in ("q", "quit", "exit"):
-                break
-            if token in ("?", "help", ""):
-                for i, (n, d) in enumerate(zip(card.actions, card.action_descriptions)):
-                    print(f"  {i:>2} {n}: {d}", file=out)
-                continue
+
+def play(task: str, seed: int, actions: list | None, stdin: TextIO, out: TextIO,
+         save: str | None = None, tty: bool | None = None) -> Game:
+    """Play (or replay `actions` of) one episode; `save` appends it to a trajectory file (opened
+    first, so a bad path fails before play). `tty` (default: both streams are terminals) redraws
+    in place and reads single keys. Ctrl-C ends the episode like `q`."""
+    writer = _open_save(save)
+    try:
+        game = Game(task, seed)
+        if actions is not None:
+            _replay_actions(game, actions)
+            print(game.observation(), file=out)
+        else:
+            tty = is_terminal(stdin) and is_terminal(out) if tty is None else tty
             try:
-                a = action_from_token(card, token)
-            except PlayError as e:
-                print(f"  {e}", file=out)
-                continue
-            r = game.step(a)
-            print(f"  {action_name(card, a)} -> reward {r:+.4f}", file=out)
-        if game.done:
-            print("\n" + game.observation(), file=out)
-    print(f"\n{game.summary()}", file=out)
-    print(f"action log: {game.log_command()}", file=out)
+                with cbreak(stdin) if tty else contextlib.nullcontext():
+                    _interactive(game, stdin, out, tty=tty)
+            except KeyboardInterrupt:
+                print("\ninterrupted", file=out)
+        print(f"\n{game.summary()}", file=out)
+        print(f"action log: {game.log_command()}", file=out)
+        if writer is not None:
+            writer.write(game.record())
+            print(f"saved the episode to {save} (open it with: glyphjax-replay {save})", file=out)
+    finally:
+        if writer is not None:
+            writer.close()
     return game
+
+
+def _open_save(save: str | None):
+    """The trajectory writer for `--save`, or None; PlayError if the file cannot be written."""
+    if not save:
+        return None
+    from rl.trajectory import TrajectoryWriter
+    try:
+        return TrajectoryWriter(save)
+    except OSError as e:
+        raise PlayError(f"cannot write --save file {save!r}: {e.strerror or e}") from None
+
+
+def _replay_actions(game: Game, actions: list) -> None:
+    idx = [action_from_token(game.card, a) for a in actions]
+    if len(idx) > game.card.max_steps:
+        raise PlayError(f"{len(idx)} actions but {game.card.id} lasts at most {game.card.max_steps} turns")
+    for a in idx:
+        if game.done:
+            raise PlayError(f"the episode ended after {len(game.actions)} actions; "
+                            f"{len(idx) - len(game.actions)} action(s) left over")
+        game.step(a)
+
+
+def _interactive(game: Game, stdin: TextIO, out: TextIO, tty: bool) -> None:
+    """The play loop: draw, read one command, act on it, until the episode ends or `q`/EOF."""
+    card, moves = game.card, movement_keys(game.card)
+    status = _intro(card, moves)
+    while not game.done:
+        _draw(game, status, out, tty)
+        kind, value = _read_command(stdin, out, tty, moves)
+        if kind == "eof" or (kind == "line" and value.lower() in ("q", "quit", "exit")):
+            print("", file=out)
+            break
+        if kind == "line" and value in ("?", "help", ""):
+            status = _help(card, moves)
+            continue
+        try:
+            a = moves[value] if kind == "move" else action_from_token(card, value)
+        except KeyError:
+            status = f"  no action for the {value} key in {card.id}; type a name or index (? lists them)"
+            continue
+        except PlayError as e:
+            status = f"  {e}"
+            continue
+        r = game.step(a)
+        status = f"  {action_name(card, a)} -> reward {r:+.4f}    return so far {game.ret:+.4f}"
+    if game.done:
+        _draw(game, status, out, tty, prompt=False)
+
+
+def _intro(card, moves: dict[str, int]) -> str:
+    keys = ", ".join(f"{d.lower()}={card.actions[a]}" for d, a in moves.items())
+    return (f"{card.id}. Actions: " + ", ".join(f"{i}={n}" for i, n in enumerate(card.actions))
+            + (f". Arrow keys / wasd: {keys}" if moves else "") + ". Type a name or index, ? for help, q to quit.")
+
+
+def _help(card, moves: dict[str, int]) -> str:
+    lines = [f"  {i:>2} {n}: {d}" for i, (n, d) in enumerate(zip(card.actions, card.action_descriptions))]
+    if moves:
+        lines.append("  arrow keys / w a s d: " + ", ".join(f"{d.lower()} = {card.actions[a]}" for d, a in moves.items()))
+    return "\n".join(lines)
+
+
+def _draw(game: Game, status: str, out: TextIO, tty: bool, prompt: bool = True) -> None:
+    """One screen: observation, last action's outcome and running return, the turn prompt. On a
+    terminal the screen is cleared first (redrawn in place); otherwise frames are appended."""
+    text = (CLEAR_HOME if tty else "\n") + game.observation() + "\n"
+    if status:
+        text += "\n" + status + "\n"
+    if prompt:
+        text += f"turn {len(game.actions)} · return {game.ret:+.4f} > "
+    out.write(text)
+    out.flush()
+
+
+def _read_command(stdin: TextIO, out: TextIO, tty: bool, moves: dict[str, int]) -> tuple[str, str]:
+    """("move", direction) | ("line", typed text) | ("eof", ""). On a terminal, arrow keys and
+    w/a/s/d act at once (when the game has moves) and other keys start a typed line."""
+    if not tty:
+        line = stdin.readline()
+        if not line:
+            return "eof", ""
+        token = line.strip()
+        direction = direction_of(token)
+        return ("move", direction) if direction else ("line", token)
+    key = read_key(stdin)
+    if key == EOF:
+        return "eof", ""
+    direction = key if key in ARROWS.values() else (WASD.get(key.lower()) if moves else None)
+    if direction:
+        return "move", direction
+    if key in ("q", "?"):
+        out.write(key + "\n")
+        return "line", key
+    line = read_line_keys(stdin, out, first=key if len(key) == 1 and key.isprintable() else "")
+    return ("eof", "") if line is None else ("line", line.strip())
 
 
 def play_main(argv: Sequence[str] | None = None) -> None:
@@ -167,7 +320,7 @@ def play_main(argv: Sequence[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         cfg = parse_args(argv)
-        play(cfg["task"], cfg["seed"], cfg["actions"], sys.stdin, sys.stdout)
+        play(cfg["task"], cfg["seed"], cfg["actions"], sys.stdin, sys.stdout, save=cfg["save"])
     except (PlayError, glyphjax.UnknownTaskError) as e:
         print(f"glyphjax-play: error: {e}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)

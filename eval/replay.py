@@ -13,45 +13,69 @@ Because an episode is a function of (task, seed, actions), frames are rebuilt fr
 frame after the last action); each recorded observation is compared with its rebuilt frame and
 the page warns on every turn where they disagree (a changed task, or a recording bug).
 
-The page is one file: no server, no external assets, the data embedded as JSON in a
-`<script type="application/json">` block with `<`, `>`, `&`, U+2028/9 escaped, and every piece of
-model text inserted with `textContent` (never `innerHTML`), so a trajectory containing `<script>`
-shows it as text and never runs it.
+The page is one file (template eval/replay_page.html): no server, no external assets (its font is
+embedded, see eval/glyph_font.py), the data embedded as JSON in a `<script type="application/json">`
+block with `<`, `>`, `&`, U+2028/9 escaped, and every piece of model text inserted with
+`textContent` (never `innerHTML`), so a trajectory containing `<script>` shows it as text and
+never runs it. A cut-off last line is skipped with a warning; any other bad line stops the tool
+with one line naming it.
 """
 
 from __future__ import annotations
 
 import argparse
+import colorsys
+import contextlib
+import hashlib
 import html
 import json
 import os
 import sys
+import warnings
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence, TextIO
 
 import numpy as np
+
+from eval.keys import EOF, cbreak, is_terminal, read_key
+from rl.trajectory import JsonLines, TruncatedLineWarning
 
 FAILURE_STATUSES = ("no_tag", "unknown_action", "truncated", "empty")
 
 
 # --- reading ------------------------------------------------------------------------------------
 
+SEED_LIMIT = 2 ** 32  # seeds are uint32 (glyphjax.core.rollout keys)
+
+
+def load_trajectory(path: str | os.PathLike) -> tuple[list[dict[str, Any]], int]:
+    """(episode dicts, number of cut-off last lines skipped) of a JSONL trajectory file. A
+    malformed line or record raises ValueError naming the file and line."""
+    lines = JsonLines(path)
+    eps = [_checked_episode(path, i, ep) for i, ep in lines]
+    return eps, lines.skipped
+
+
 def load_episodes(path: str | os.PathLike) -> list[dict[str, Any]]:
-    """Episode dicts of a JSONL trajectory file. A malformed line raises naming file and line."""
-    eps = []
-    with open(path, encoding="utf-8") as f:
-        for i, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                ep = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{path}:{i}: not a JSON line ({e}); is this a trajectory file?") from None
-            missing = [k for k in ("task", "seed", "turns") if k not in ep]
-            if missing:
-                raise ValueError(f"{path}:{i}: episode record lacks {missing}")
-            eps.append(ep)
-    return eps
+    """Episode dicts of a JSONL trajectory file (see load_trajectory)."""
+    return load_trajectory(path)[0]
+
+
+def _checked_episode(path, line: int, ep: Any) -> dict[str, Any]:
+    """The record if it can be replayed; else ValueError saying which field is wrong and how."""
+    where = f"{path}:{line}"
+    if not isinstance(ep, dict):
+        raise ValueError(f"{where}: expected an episode object, got {type(ep).__name__}")
+    missing = [k for k in ("task", "seed", "turns") if k not in ep]
+    if missing:
+        raise ValueError(f"{where}: episode record lacks {missing}")
+    seed = ep["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"{where}: seed {seed!r} is not an integer in [0, 2**32); episodes are "
+                         "replayed from their uint32 seed, so fix or drop this line")
+    if not isinstance(ep["task"], str) or not isinstance(ep["turns"], list):
+        raise ValueError(f"{where}: 'task' must be a string and 'turns' a list")
+    return ep
 
 
 def episode_actions(ep: dict) -> list[int]:
@@ -121,40 +145,108 @@ def page_data(episodes: Iterable[dict], rebuild: bool = True, progress: bool = F
 def _episode_view(idx: int, ep: dict, rebuild: bool, glyphjax) -> dict:
     """One episode as the page shows it (frames rebuilt and checked when `rebuild`)."""
     rebuilt, bad, error = check_episode(ep) if rebuild else (None, [], None)
-    turns = []
-    for i, turn in enumerate(ep["turns"]):
-        recorded = turn.get("observation") or ""
-        shown = rebuilt[i] if rebuilt else split_observation(recorded)
-        status = turn.get("parse_status", "ok")
-        turns.append({
-            "t": int(turn.get("t", i)), "legend": shown["legend"], "hud": shown["hud"],
-            "grid": shown["grid"], "message": shown["message"],
-            "recorded": recorded if i in bad else None, "mismatch": i in bad,
-            "completion": turn.get("completion") or "", "action": int(turn.get("action", -1)),
-            "action_name": turn.get("action_name") or ("NO ACTION" if int(turn.get("action", -1)) < 0 else ""),
-            "parse_status": status, "parse_failure": status != "ok",
-            "truncated": turn.get("finish_reason") == "length" or status == "truncated",
-            "reward": float(turn.get("reward", 0.0)), "memory": turn.get("memory"),
-        })
+    turns = _turn_views(ep, rebuilt, bad)
     final = None
     if rebuilt:
         f = rebuilt[len(ep["turns"])]
         final = {"t": len(ep["turns"]), "legend": f["legend"], "hud": f["hud"], "grid": f["grid"],
-                 "message": f["message"]}
+                 "message": f["message"], "return_so_far": turns[-1]["return_so_far"] if turns else 0.0}
     try:
-        suite_actions = list(glyphjax.make(ep["task"]).card.actions)
+        card = glyphjax.make(ep["task"]).card
     except glyphjax.UnknownTaskError:
-        suite_actions = []
+        card = None
+    all_logprobs = [x for t in ep["turns"] for x in (t.get("logprobs") or [])]
     return {
         "index": idx, "task": ep["task"], "seed": int(ep["seed"]),
         "return": float(ep.get("return", sum(t.get("reward", 0.0) for t in ep["turns"]))),
         "length": int(ep.get("length", len(ep["turns"]))), "outcome": outcome(ep),
         "policy": ep.get("policy", ""), "harness": ep.get("harness", ""),
+        "system_prompt": ep.get("system_prompt") or "",
+        "prompt_tokens": int(ep.get("prompt_tokens", sum(t["prompt_tokens"] for t in turns))),
+        "completion_tokens": int(ep.get("completion_tokens", sum(t["completion_tokens"] for t in turns))),
+        "logprob_mean": float(np.mean(all_logprobs)) if all_logprobs else None,
         "parse_failures": sum(t["parse_failure"] for t in turns),
         "truncations": sum(t["truncated"] for t in turns),
         "mismatches": bad, "rebuild_error": error, "rebuilt": rebuilt is not None,
-        "actions": suite_actions, "turns": turns, "final": final,
+        "actions": list(card.actions) if card else [], "grid_labels": bool(card and card.grid_labels),
+        "glyphs": glyph_styles(card.glyphs) if card else {}, "turns": turns, "final": final,
     }
+
+
+def _turn_views(ep: dict, rebuilt: list[dict] | None, bad: list[int]) -> list[dict]:
+    """Per turn: the frame, the full prompt's user message, tokens, log-probs and running return."""
+    views, shown_so_far, ret = [], [], 0.0
+    for i, turn in enumerate(ep["turns"]):
+        recorded = turn.get("observation") or ""
+        shown = rebuilt[i] if rebuilt else split_observation(recorded)
+        status = turn.get("parse_status", "ok")
+        action = int(turn.get("action", -1))
+        name = turn.get("action_name")
+        ret += float(turn.get("reward", 0.0))
+        views.append({
+            "t": int(turn.get("t", i)), "legend": shown["legend"], "hud": shown["hud"],
+            "grid": shown["grid"], "message": shown["message"],
+            "recorded": recorded if i in bad else None, "mismatch": i in bad,
+            "completion": turn.get("completion") or "", "action": action,
+            "action_name": name or ("NO ACTION" if action < 0 else ""),
+            "parse_status": status, "parse_failure": status != "ok",
+            "truncated": turn.get("finish_reason") == "length" or status == "truncated",
+            "reward": float(turn.get("reward", 0.0)), "return_so_far": ret, "memory": turn.get("memory"),
+            "user_message": user_message(turn, shown_so_far, recorded or shown.get("text", "")),
+            **token_summary(turn),
+        })
+        shown_so_far.append((recorded or shown.get("text", ""), name if name is not None else f"(no action: {status})"))
+    return views
+
+
+def user_message(turn: dict, earlier: list[tuple[str, str]], observation: str) -> str:
+    """The turn's user message as the rollout engine built it (rl/rollout.py): the observation,
+    the last `history_shown` earlier (observation, action) pairs and the memory block."""
+    from glyphjax.harness.prompt import turn_message
+    k = int(turn.get("history_shown", 0) or 0)
+    return turn_message(observation, earlier[len(earlier) - k:] if k else [], turn.get("memory"))
+
+
+def token_summary(turn: dict) -> dict:
+    """Prompt/completion token counts of the turn's action call (and of its memory update, if
+    any) and the completion's log-prob mean/min."""
+    lp = [float(x) for x in (turn.get("logprobs") or [])]
+    mu = turn.get("memory_update") or {}
+    return {  # the action call's own ids when recorded, else the turn totals
+        "prompt_tokens": len(turn.get("prompt_ids") or []) or int(turn.get("prompt_tokens") or 0),
+        "completion_tokens": len(turn.get("completion_ids") or []) or int(turn.get("completion_tokens") or 0),
+        "memory_update_tokens": ([len(mu.get("prompt_ids") or []), len(mu.get("completion_ids") or [])]
+                                 if mu else None),
+        "logprob_mean": sum(lp) / len(lp) if lp else None,
+        "logprob_min": min(lp) if lp else None,
+    }
+
+
+# Meaning words with a conventional colour (first match wins): named colours, then kinds of cell.
+NAMED_COLOURS: tuple[tuple[str, str], ...] = (
+    ("red", "#c62828"), ("green", "#2e7d32"), ("blue", "#1565c0"), ("purple", "#7b1fa2"),
+    ("yellow", "#b8860b"), ("orange", "#e65100"), ("pink", "#c2185b"), ("cyan", "#00838f"),
+    ("brown", "#6d4c41"), ("grey", "#616161"), ("gray", "#616161"), ("white", "#9e9e9e"),
+    ("black", "#212121"), ("wall", "#546e7a"), ("floor", "#b0b0b0"), ("empty", "#b0b0b0"),
+    ("lava", "#e65100"), ("water", "#1565c0"), ("you", "#d50000"),
+)
+
+
+def glyph_colour(meaning: str) -> str:
+    """A colour (#rrggbb) for a glyph meaning, the same in every task and run: the colour its
+    words name ("green key", "wall", "lava"), else a hue from a hash of the meaning."""
+    words = [w.strip(",.;:()") for w in meaning.lower().split()]
+    for word, colour in NAMED_COLOURS:
+        if word in words:
+            return colour
+    digest = hashlib.sha1(" ".join(words).encode("utf-8")).digest()
+    hue, sat, light = int.from_bytes(digest[:2], "big") / 65536, 0.6 + digest[3] % 30 / 100, (0.28, 0.36, 0.44)[digest[2] % 3]
+    return "#" + "".join(f"{round(255 * v):02x}" for v in colorsys.hls_to_rgb(hue, light, sat))
+
+
+def glyph_styles(glyphs: dict[str, str]) -> dict[str, dict[str, str]]:
+    """glyph -> {meaning, colour} for a card's glyph table (the page colours cells and legend)."""
+    return {g: {"meaning": m, "color": glyph_colour(m)} for g, m in glyphs.items()}
 
 
 # --- HTML -----------------------------------------------------------------------------------------
@@ -168,203 +260,134 @@ def json_for_script(obj: Any) -> str:
 
 
 def build_html(data: list[dict], title: str = "glyphjax replay") -> str:
-    return (PAGE.replace("__TITLE__", html.escape(title))
+    """The self-contained page: template eval/replay_page.html with the embedded fonts, the title
+    and the episode data (substituted last, so no data text is ever read as a placeholder)."""
+    from eval.glyph_font import font_face_css
+    page = PAGE_TEMPLATE.read_text(encoding="utf-8")
+    return (page.replace("__FONTS__", font_face_css()).replace("__TITLE__", html.escape(title))
             .replace("__DATA__", json_for_script(data)))
 
 
-PAGE = r"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<title>__TITLE__</title>
-<style>
-body{font-family:system-ui,sans-serif;margin:0;display:flex;height:100vh;color:#222}
-#side{width:300px;border-right:1px solid #ccc;overflow:auto;padding:8px;flex:none}
-#main{flex:1;overflow:auto;padding:10px 16px}
-.ep{padding:4px;cursor:pointer;border-bottom:1px solid #eee;font-size:13px}
-.ep.sel{background:#dbe9ff}.ep .bad{color:#b00}
-pre{font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;margin:0;line-height:1.15}
-#grid{font-size:20px;background:#fafafa;border:1px solid #ddd;padding:6px;display:inline-block}
-.row{display:flex;gap:18px;flex-wrap:wrap;align-items:flex-start}
-.box{border:1px solid #ddd;padding:6px;margin:6px 0;max-width:900px}
-.box h4{margin:0 0 4px 0;font-size:12px;color:#666;text-transform:uppercase}
-#completion{white-space:pre-wrap;font-size:13px;max-height:320px;overflow:auto}
-#timeline span{display:inline-block;width:9px;height:14px;margin:0 1px;background:#9c9;cursor:pointer}
-#timeline span.fail{background:#d33}#timeline span.trunc{background:#e90}#timeline span.cur{outline:2px solid #000}
-#timeline span.mism{border-bottom:3px solid #70f}
-.warn{background:#fff3cd;border:1px solid #e0c060;padding:6px;margin:6px 0}
-.status-bad{color:#b00;font-weight:bold}
-label{font-size:13px;display:block;margin:4px 0}
-</style></head>
-<body>
-<div id="side">
- <b>__TITLE__</b>
- <label>task <select id="f-task"><option value="">all</option></select></label>
- <label>seed <input id="f-seed" size="12" placeholder="any"></label>
- <label>outcome <select id="f-outcome">
-  <option value="">all</option><option value="terminated">terminated</option>
-  <option value="truncated">truncated</option><option value="unfinished">unfinished</option>
-  <option value="parse">with parse failures</option><option value="trunc">with truncated completions</option>
-  <option value="positive">return &gt; 0</option><option value="mismatch">frame mismatches</option>
- </select></label>
- <div id="count"></div>
- <div id="list"></div>
-</div>
-<div id="main">
- <div id="header"></div>
- <div id="warnings"></div>
- <div>
-  <button id="first">&laquo; first</button><button id="prev">&#x25C0; prev</button>
-  <span id="pos"></span>
-  <button id="next">next &#x25B6;</button><button id="last">last &raquo;</button>
-  <label style="display:inline">jump to turn <input id="jump" size="4"></label>
-  <span style="font-size:12px;color:#666">(arrow keys step)</span>
- </div>
- <div id="timeline"></div>
- <div class="row">
-  <div><div class="box"><h4>grid</h4><pre id="grid"></pre></div>
-       <div class="box"><h4>HUD</h4><pre id="hud"></pre></div>
-       <div class="box"><h4>message</h4><pre id="message"></pre></div></div>
-  <div><div class="box"><h4>legend</h4><pre id="legend"></pre></div>
-       <div class="box"><h4>action</h4><div id="action"></div></div>
-       <div class="box" id="memory-box"><h4>memory</h4><pre id="memory"></pre></div></div>
- </div>
- <div class="box"><h4>model output (reasoning and action)</h4><div id="completion"></div></div>
- <div class="box" id="recorded-box"><h4>recorded observation (differs from the rebuilt frame)</h4><pre id="recorded"></pre></div>
-</div>
-<script type="application/json" id="episode-data">__DATA__</script>
-<script>
-"use strict";
-const DATA = JSON.parse(document.getElementById("episode-data").textContent);
-const $ = (id) => document.getElementById(id);
-let visible = [], cur = null, turn = 0;
-function frames(ep) { return ep.final ? ep.turns.concat([ep.final]) : ep.turns; }
-function setText(id, s) { $(id).textContent = (s === null || s === undefined) ? "" : String(s); }
-function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }
-const tasks = [...new Set(DATA.map(e => e.task))].sort();
-for (const t of tasks) { const o = el("option", t); o.value = t; $("f-task").appendChild(o); }
-function matches(ep) {
-  const t = $("f-task").value, s = $("f-seed").value.trim(), o = $("f-outcome").value;
-  if (t && ep.task !== t) return false;
-  if (s && String(ep.seed) !== s) return false;
-  if (o === "parse") return ep.parse_failures > 0;
-  if (o === "trunc") return ep.truncations > 0;
-  if (o === "positive") return ep["return"] > 0;
-  if (o === "mismatch") return ep.mismatches.length > 0 || ep.rebuild_error;
-  if (o && ep.outcome !== o) return false;
-  return true;
-}
-function renderList() {
-  visible = DATA.filter(matches);
-  const list = $("list"); list.replaceChildren();
-  setText("count", visible.length + " of " + DATA.length + " episodes");
-  for (const ep of visible) {
-    const d = el("div", undefined, "ep" + (cur === ep ? " sel" : ""));
-    d.dataset.index = ep.index;
-    d.appendChild(el("span", ep.task + " seed " + ep.seed + " — return " + ep["return"].toFixed(3) + ", " + ep.length + " turns, " + ep.outcome));
-    if (ep.parse_failures) d.appendChild(el("span", " ✗" + ep.parse_failures + " parse", "bad"));
-    if (ep.truncations) d.appendChild(el("span", " ✂" + ep.truncations, "bad"));
-    if (ep.mismatches.length || ep.rebuild_error) d.appendChild(el("span", " ⚠", "bad"));
-    d.onclick = () => select(ep);
-    list.appendChild(d);
-  }
-  if (visible.length && (!cur || !visible.includes(cur))) select(visible[0]);
-  if (!visible.length) { cur = null; $("header").textContent = "no episode matches the filters"; }
-}
-function select(ep) { cur = ep; turn = 0; for (const d of $("list").children) d.classList.toggle("sel", Number(d.dataset.index) === ep.index); show(); }
-function show() {
-  if (!cur) return;
-  const fs = frames(cur); turn = Math.max(0, Math.min(turn, fs.length - 1));
-  const f = fs[turn], isFinal = cur.final && turn === fs.length - 1;
-  setText("header", cur.task + " · seed " + cur.seed + " · return " + cur["return"].toFixed(4) + " · " + cur.length + " turns · " + cur.outcome + (cur.policy ? " · " + cur.policy : "") + (cur.harness ? " · harness " + cur.harness : ""));
-  const w = $("warnings"); w.replaceChildren();
-  if (cur.rebuild_error) w.appendChild(el("div", "Frames not rebuilt: " + cur.rebuild_error + " (showing recorded observations)", "warn"));
-  if (cur.mismatches.length) w.appendChild(el("div", "Warning: the recorded observation disagrees with the frame rebuilt from (task, seed, actions) at turn(s) " + cur.mismatches.join(", ") + ".", "warn"));
-  setText("pos", "turn " + turn + " / " + (fs.length - 1) + (isFinal ? " (final state)" : ""));
-  setText("grid", f.grid); setText("hud", f.hud); setText("message", f.message); setText("legend", f.legend);
-  $("grid").dataset.turn = turn;
-  const a = $("action"); a.replaceChildren();
-  if (isFinal) { a.appendChild(el("div", "episode over")); }
-  else {
-    a.appendChild(el("div", "action: " + f.action_name + " (" + f.action + ")"));
-    a.appendChild(el("div", "parse: " + f.parse_status + (f.truncated ? " (completion truncated)" : ""), f.parse_failure ? "status-bad" : ""));
-    a.appendChild(el("div", "reward: " + f.reward));
-  }
-  setText("completion", isFinal ? "" : f.completion);
-  const hasMem = !isFinal && f.memory !== null && f.memory !== undefined;
-  $("memory-box").style.display = hasMem ? "" : "none"; setText("memory", hasMem ? f.memory : "");
-  $("recorded-box").style.display = (!isFinal && f.recorded) ? "" : "none"; setText("recorded", isFinal ? "" : (f.recorded || ""));
-  const tl = $("timeline"); tl.replaceChildren();
-  fs.forEach((g, i) => {
-    const s = el("span"); s.title = "turn " + i + (g.parse_status && g.parse_status !== "ok" ? " — " + g.parse_status : "");
-    if (g.parse_failure) s.classList.add("fail"); else if (g.truncated) s.classList.add("trunc");
-    if (g.mismatch) s.classList.add("mism"); if (i === turn) s.classList.add("cur");
-    s.onclick = () => { turn = i; show(); }; tl.appendChild(s);
-  });
-}
-function go(d) { turn += d; show(); }
-$("prev").onclick = () => go(-1); $("next").onclick = () => go(1);
-$("first").onclick = () => { turn = 0; show(); }; $("last").onclick = () => { turn = 1e9; show(); };
-$("jump").onchange = () => { const v = parseInt($("jump").value, 10); if (!isNaN(v)) { turn = v; show(); } };
-document.addEventListener("keydown", (e) => {
-  if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
-  if (e.key === "ArrowRight") { go(1); e.preventDefault(); }
-  else if (e.key === "ArrowLeft") { go(-1); e.preventDefault(); }
-  else if (e.key === "Home") { turn = 0; show(); } else if (e.key === "End") { turn = 1e9; show(); }
-});
-for (const id of ["f-task", "f-outcome"]) $(id).onchange = renderList;
-$("f-seed").oninput = renderList;
-renderList();
-</script>
-</body></html>
-"""
+PAGE_TEMPLATE = Path(__file__).with_name("replay_page.html")
 
 
 # --- terminal replay ------------------------------------------------------------------------------
 
-def tui_replay(data: list[dict], interactive: bool, console=None) -> None:
-    """Turn-by-turn replay with rich panels; Enter = next, p = previous, q = next episode."""
-    from rich.console import Console, Group
-    from rich.panel import Panel
-    from rich.text import Text
+def tui_replay(data: list[dict], interactive: bool, console=None, keys: TextIO | None = None) -> None:
+    """Turn-by-turn replay with rich panels: grid (coloured by glyph meaning) beside its legend,
+    HUD, message, action, per-turn stats and model output. Interactive (reading `keys`, default
+    stdin): Enter/space/→ next turn, ←/p previous, n next episode, q quits."""
+    from rich.console import Console
     console = console or Console()
-    for ep in data:
-        fs = ep["turns"] + ([ep["final"]] if ep["final"] else [])
-        console.rule(f"{ep['task']} seed {ep['seed']} · return {ep['return']:.4f} · {ep['length']} turns · {ep['outcome']}")
-        if ep["rebuild_error"]:
-            console.print(f"[yellow]{ep['rebuild_error']}[/yellow]")
-        if ep["mismatches"]:
-            console.print(f"[yellow]recorded observation differs from the rebuilt frame at turns {ep['mismatches']}[/yellow]")
-        i = 0
-        while 0 <= i < len(fs):
-            f = fs[i]
-            final = ep["final"] is not None and i == len(fs) - 1
-            body = [Text(f["grid"]), Text(f["hud"], style="bold")]
-            if f["message"]:
-                body.append(Text(f["message"], style="italic"))
-            if not final:
-                status = f["parse_status"] + (" (truncated)" if f["truncated"] else "")
-                body.append(Text(f"action {f['action_name']} ({f['action']}) · parse {status} · reward {f['reward']:+.4f}",
-                                 style="red" if f["parse_failure"] else "green"))
-                if f.get("memory"):
-                    body.append(Panel(Text(f["memory"]), title="memory"))
-                if f["completion"]:
-                    body.append(Panel(Text(f["completion"]), title="model output"))
-            console.print(Panel(Group(*body), title=f"turn {i}" + (" (final)" if final else "")
-                                + (" ⚠ mismatch" if (not final and f["mismatch"]) else "")))
-            if interactive:
-                key = input("[Enter] next  [p] previous  [q] next episode > ").strip().lower()
-                if key == "q":
+    keys = keys or sys.stdin
+    on_terminal = interactive and is_terminal(keys)
+    with cbreak(keys) if on_terminal else contextlib.nullcontext():
+        for ep in data:
+            fs = ep["turns"] + ([ep["final"]] if ep["final"] else [])
+            i = 0
+            while 0 <= i < len(fs):
+                if on_terminal:
+                    console.clear()
+                if i == 0 or on_terminal:
+                    _tui_episode_header(console, ep)
+                console.print(_tui_turn_panel(ep, fs, i))
+                if not interactive:
+                    i += 1
+                    continue
+                command = _tui_command(keys, console, on_terminal)
+                if command == "quit":
+                    return
+                if command == "episode":
                     break
-                i += -1 if key == "p" else 1
-            else:
-                i += 1
+                i = max(0, i - 1) if command == "prev" else i + 1
+
+
+def _tui_episode_header(console, ep: dict) -> None:
+    console.rule(f"{ep['task']} seed {ep['seed']} · return {ep['return']:.4f} · {ep['length']} turns · {ep['outcome']}")
+    if ep["rebuild_error"]:
+        console.print(f"[yellow]{ep['rebuild_error']}[/yellow]")
+    if ep["mismatches"]:
+        console.print(f"[yellow]recorded observation differs from the rebuilt frame at turns {ep['mismatches']}[/yellow]")
+
+
+def _tui_grid(text: str, ep: dict):
+    """The grid as rich Text, each glyph in its meaning's colour (labels and unknowns plain)."""
+    from rich.text import Text
+    out = Text()
+    label_rows = 1 if ep.get("grid_labels") else 0
+    rows = text.split("\n")
+    label_cols = len(str(len(rows) - 2)) + 1 if label_rows else 0
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            style = ep["glyphs"].get(ch) if r >= label_rows and c >= label_cols else None
+            out.append(ch, style=style["color"] if style else "dim" if label_rows else None)
+        if r < len(rows) - 1:
+            out.append("\n")
+    return out
+
+
+def _tui_legend(text: str, ep: dict):
+    from rich.text import Text
+    out = Text()
+    for k, line in enumerate(text.split("\n") if text else []):
+        style = ep["glyphs"].get(line[:1])
+        out.append(("\n" if k else "") + line[:1], style=style["color"] if style else None)
+        out.append(line[1:])
+    return out
+
+
+def _tui_turn_panel(ep: dict, fs: list[dict], i: int):
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+    f = fs[i]
+    final = ep["final"] is not None and i == len(fs) - 1
+    top = Table.grid(padding=(0, 3))
+    top.add_row(_tui_grid(f["grid"], ep), Panel(_tui_legend(f["legend"], ep), title="legend", expand=False))
+    body = [top, Text(f["hud"], style="bold")]
+    if f["message"]:
+        body.append(Text(f["message"], style="italic"))
+    body.append(Text(f"return so far {f.get('return_so_far', 0.0):+.4f}"))
+    if not final:
+        status = f["parse_status"] + (" (truncated)" if f["truncated"] else "")
+        body.append(Text(f"action {f['action_name']} ({f['action']}) · parse {status} · reward {f['reward']:+.4f}",
+                         style="red" if f["parse_failure"] else "green"))
+        lp = ("" if f.get("logprob_mean") is None
+              else f" · log-prob mean {f['logprob_mean']:.3f} min {f['logprob_min']:.3f}")
+        body.append(Text(f"tokens {f.get('prompt_tokens', 0)} prompt / {f.get('completion_tokens', 0)} completion{lp}",
+                         style="dim"))
+        if f.get("memory"):
+            body.append(Panel(Text(f["memory"]), title="memory"))
+        if f["completion"]:
+            body.append(Panel(Text(f["completion"]), title="model output"))
+    return Panel(Group(*body), title=f"turn {i}" + (" (final)" if final else "")
+                 + (" ⚠ mismatch" if (not final and f["mismatch"]) else ""))
+
+
+TUI_HELP = "[Enter/→] next  [←/p] previous  [n] next episode  [q] quit"
+
+
+def _tui_command(keys: TextIO, console, on_terminal: bool) -> str:
+    """"next" | "prev" | "episode" | "quit" from one key (terminal) or one line (pipe); EOF quits."""
+    console.print(TUI_HELP + " > ", end="", markup=False, highlight=False)
+    if on_terminal:
+        key = read_key(keys)
+    else:
+        line = keys.readline()
+        key = EOF if not line else line.strip().lower()
+    console.print("")
+    if key in (EOF, "q", "quit"):
+        return "quit"
+    if key in ("LEFT", "p"):
+        return "prev"
+    return "episode" if key == "n" else "next"
 
 
 # --- CLI ----------------------------------------------------------------------------------------------
 
 def replay_main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point (`glyphjax-replay FILE`)."""
-    import fnmatch
     ap = argparse.ArgumentParser(prog="glyphjax-replay", description=__doc__.split("\n\n")[0])
     ap.add_argument("file", help="JSON Lines trajectory file")
     ap.add_argument("-o", "--out", help="HTML output (default: FILE with .html)")
@@ -375,10 +398,25 @@ def replay_main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--no-rebuild", action="store_true", help="show recorded observations, skip the check")
     args = ap.parse_args(argv)
     try:
-        eps = load_episodes(args.file)
+        _replay_cli(args)
+    except KeyboardInterrupt:
+        print("\nglyphjax-replay: interrupted", file=sys.stderr)
+        raise SystemExit(130)
+
+
+def _replay_cli(args: argparse.Namespace) -> None:
+    """Read, filter, rebuild and show (terminal) or write (HTML) the episodes `args` name."""
+    import fnmatch
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", TruncatedLineWarning)  # reported below, once
+            eps, skipped = load_trajectory(args.file)
     except (OSError, ValueError) as e:
         print(f"glyphjax-replay: error: {e}", file=sys.stderr)
         raise SystemExit(2)
+    if skipped:
+        print(f"glyphjax-replay: warning: skipped {skipped} cut-off last line of {args.file} "
+              f"(a write interrupted by a crash); {len(eps)} episodes read", file=sys.stderr)
     if args.episode is not None:
         if not 0 <= args.episode < len(eps):
             print(f"glyphjax-replay: error: --episode {args.episode} out of range (file has {len(eps)})", file=sys.stderr)
@@ -396,7 +434,11 @@ def replay_main(argv: Sequence[str] | None = None) -> None:
         tui_replay(data, interactive=sys.stdin.isatty())
         return
     out = Path(args.out) if args.out else Path(args.file).with_suffix(".html")
-    out.write_text(build_html(data, title=f"glyphjax replay: {Path(args.file).name}"), encoding="utf-8")
+    try:
+        out.write_text(build_html(data, title=f"glyphjax replay: {Path(args.file).name}"), encoding="utf-8")
+    except OSError as e:
+        print(f"glyphjax-replay: error: cannot write {out}: {e.strerror or e}", file=sys.stderr)
+        raise SystemExit(2)
     bad = sum(1 for d in data if d["mismatches"] or d["rebuild_error"])
     print(f"wrote {out} ({len(data)} episodes{f', {bad} with frame warnings' if bad else ''})")
 

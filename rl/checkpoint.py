@@ -43,6 +43,33 @@ def latest_step(directory: str) -> int | None:
         return mngr.latest_step()
 
 
+def all_steps(directory: str) -> list[int]:
+    """The saved steps in `directory`, ascending (empty when there is none)."""
+    if not os.path.isdir(directory):
+        return []
+    with _manager(directory, create=False) as mngr:
+        return sorted(int(s) for s in mngr.all_steps())
+
+
+def restore_params(directory: str, params_like: Any, step: int) -> tuple[Any, dict]:
+    """(params, meta) of checkpoint `step` on one device, without the optimizer state (an export
+    needs only the weights); `params_like` gives the tree structure, shapes and dtypes."""
+    device = jax.sharding.SingleDeviceSharding(jax.devices()[0])
+    abstract = {"params": jax.tree.map(lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype, sharding=device),
+                                       params_like)}
+    restore_args = jax.tree.map(lambda _: ocp.ArrayRestoreArgs(sharding=device), abstract)
+    try:
+        with _manager(directory, create=False) as mngr:
+            out = mngr.restore(step, args=ocp.args.Composite(
+                state=ocp.args.PyTreeRestore(item=abstract, restore_args=restore_args, partial_restore=True),
+                meta=ocp.args.JsonRestore()))
+    except Exception as e:  # orbax raises many types for truncated/corrupt/mismatched files
+        raise CheckpointError(f"could not read checkpoint step {step} in {directory!r}: {type(e).__name__}: "
+                              f"{str(e)[:400]}. The files may be corrupt or from a different model; export "
+                              "another step (--step) or re-run training") from e
+    return out["state"]["params"], dict(out["meta"])
+
+
 def restore(directory: str, params_like: Any, opt_state_like: Any, param_sh: Any, opt_sh: Any,
             step: int | None = None) -> tuple[Any, Any, dict]:
     """Restore (params, opt_state, meta) onto the given shardings; the latest step by default."""

@@ -6,7 +6,8 @@
     result.summary["dummy/arrow-4"]["mean_return"]
 
 `policy` is a Policy object, or the name `"vllm"` / `"local"` with `model=` (the served model name
-for vllm, a checkpoint directory for local) and `server_url=` (vllm). `harness` and `sampling`
+for vllm, a checkpoint or training-run directory for local) and `server_url=` (vllm);
+`policy_kwargs={"action_tokens": True}` plays local models the way `rl.action_tokens` trains them. `harness` and `sampling`
 may be dataclasses or plain mappings (Hydra configs), which is how `glyphjax-eval policy=...`
 calls it (eval/llm.py). All task x seed episodes run as one batch through `rl.rollout`.
 """
@@ -86,12 +87,18 @@ def _sampling(s: SamplingParams | Mapping | None) -> SamplingParams:
     return SamplingParams(**dict(s))
 
 
-def make_policy(name: str, *, model: str | None = None, server_url: str | None = None, **kwargs) -> Policy:
+def make_policy(name: str, *, model: str | None = None, server_url: str | None = None,
+                action_names: Sequence[str] | None = None, **kwargs) -> Policy:
     """A text policy by name: "vllm" (needs server_url; model = served name or None for the only
-    one) or "local" (model = checkpoint directory, built by rl.policies.local)."""
+    one) or "local" (model = checkpoint directory, built by rl.policies.local). `action_names`
+    (local only): the trainer's action-token sampler over these names (`rl.action_tokens` mode)."""
+    if action_names is not None:
+        if name != "local":
+            raise ValueError(f"action_tokens=true needs policy local (the JAX model), not {name!r}")
+        return _action_token_policy(model, action_names, **kwargs)
     if name == "vllm":
         if not server_url:
-            raise ValueError("policy vllm needs server_url=http://HOST:PORT (policy.server.url)")
+            raise ValueError("policy vllm needs server_url=http://HOST:PORT (on the command line: server.url=URL)")
         from rl.policies.vllm import VLLMPolicy
         return VLLMPolicy(server_url, model, **kwargs)
     if name == "local":
@@ -120,6 +127,44 @@ class MeteredPolicy:
         return getattr(self._policy, name)
 
 
+def _action_token_policy(model: str | None, action_names: Sequence[str], **kwargs) -> Policy:
+    """The sampler `rl.action_tokens: true` trains with, over a checkpoint directory (None = tiny)."""
+    from rl.models.hf_io import load_model
+    from rl.tiny import resolve_model_path
+    from rl.tokenizer import ChatTokenizer
+    from rl.trainer import ActionTokenPolicy
+
+    path = resolve_model_path(model)
+    return ActionTokenPolicy(load_model(path, dtype=kwargs.pop("dtype", None)), ChatTokenizer.from_pretrained(path),
+                             action_names, **kwargs)
+
+
+def shared_action_names(task_ids: Sequence[str]) -> list[str]:
+    """The one action list every task shares (action-token mode samples one of these names)."""
+    from glyphjax.core.registry import make
+    names = {tuple(make(t).card.actions) for t in task_ids}
+    if len(names) != 1:
+        raise ValueError("action_tokens=true needs every task in the set to share one action list; "
+                         f"{sorted(task_ids)} have {len(names)} different lists")
+    return list(names.pop())
+
+
+def evaluate_per_task(policy: Policy, task_ids: Sequence[str], seeds: Sequence[int],
+                      harness: HarnessConfig | Mapping | str | None = None,
+                      sampling: SamplingParams | Mapping | None = None, *, repeats: int = 1,
+                      max_turns: int | None = None) -> list[EpisodeRecord]:
+    """Each task alone on `seeds` (each seed `repeats` times) with the policy's RNG stream restarted:
+    exactly the episodes `glyphjax-eval` plays for the task with a freshly loaded policy, so a
+    trainer's held-out figure equals the evaluation of its exported model."""
+    records: list[EpisodeRecord] = []
+    for task in task_ids:
+        if hasattr(policy, "call_index"):
+            policy.call_index = 0
+        episode_seeds = [int(s) for s in seeds for _ in range(repeats)]
+        records += evaluate_llm(policy, [task], episode_seeds, harness, sampling, max_turns=max_turns).records
+    return records
+
+
 def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[int],
                  harness: HarnessConfig | Mapping | str | None = None,
                  sampling: SamplingParams | Mapping | None = None, out_path: str | None = None, *,
@@ -131,7 +176,10 @@ def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[
     Progress hooks: `on_call(completions, seconds)` after each policy call, `on_episode(record)`
     when an episode finishes."""
     if isinstance(policy, str):
-        policy = make_policy(policy, model=model, server_url=server_url, **dict(policy_kwargs or {}))
+        kwargs = dict(policy_kwargs or {})
+        if kwargs.pop("action_tokens", False):
+            kwargs["action_names"] = shared_action_names(task_ids)
+        policy = make_policy(policy, model=model, server_url=server_url, **kwargs)
     if on_call is not None:
         policy = MeteredPolicy(policy, on_call)
     seeds = [int(s) for s in seeds]

@@ -153,11 +153,16 @@ def tiny_checkpoint(cache_dir: str | os.PathLike | None = None, *, seed: int = 0
 
 
 def resolve_model_path(path: str | os.PathLike | None, *, seed: int = 0) -> Path:
-    """`conf/model/*.yaml` semantics: None means the tiny checkpoint (built on first use)."""
+    """`conf/model/*.yaml` semantics: None means the tiny checkpoint (built on first use); a
+    glyphjax-train run directory means its final model or latest checkpoint (rl.export.run_model_dir)."""
     if path is None:
         return tiny_checkpoint(seed=seed)
     p = Path(os.path.expanduser(os.fspath(path)))
     if not (p / "config.json").is_file():
         raise FileNotFoundError(f"model.path {p} has no config.json: point it at a Hugging Face checkpoint "
-                                f"directory, or set model.path=null for the tiny test model")
+                                f"directory or a glyphjax-train run directory, or set model.path=null for the "
+                                f"tiny test model")
+    from rl.export import is_run_dir, run_model_dir
+    if is_run_dir(p):
+        return run_model_dir(p)
     return p

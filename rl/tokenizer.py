@@ -17,6 +17,22 @@ Message = dict
 Conversation = Sequence[Message]
 
 
+VOCAB_FILES = ("tokenizer.json", "vocab.json", "tokenizer.model")  # one of them holds the vocabulary
+
+
+def tokenizer_files_problem(path: str | os.PathLike) -> str | None:
+    """What is missing for a chat tokenizer in checkpoint dir `path` and how to get it; None if nothing."""
+    path = Path(path)
+    missing = [] if (path / "tokenizer_config.json").is_file() else ["tokenizer_config.json"]
+    if not any((path / name).is_file() for name in VOCAB_FILES):
+        missing.append(" or ".join(VOCAB_FILES))
+    if not missing:
+        return None
+    return (f"{path} has no tokenizer files ({'; '.join(missing)} missing); copy them from the base model, e.g. "
+            f"`huggingface-cli download BASE_MODEL tokenizer.json tokenizer_config.json --local-dir {path}`, or "
+            "export a training run with glyphjax-export (it writes them)")
+
+
 class ChatTokenizer:
     """A `transformers` tokenizer plus the checkpoint's stop tokens and chat template."""
 
@@ -43,6 +59,9 @@ class ChatTokenizer:
         path = Path(path)
         if not path.is_dir():
             raise FileNotFoundError(f"{path} is not a directory: pass a checkpoint directory with tokenizer files")
+        problem = tokenizer_files_problem(path)
+        if problem:
+            raise FileNotFoundError(problem)
         try:
             hf = AutoTokenizer.from_pretrained(str(path))
         except (OSError, ValueError) as e:

@@ -114,6 +114,7 @@ def validate(cfg: Any) -> Plan:
     policy = _get(cfg, "policy.name")
     if policy not in POLICIES:
         raise ConfigError(f"policy={policy!r} cannot be trained; use policy=local or policy=vllm")
+    _check_model(cfg)
     out_dir = Path(_get(cfg, "out_dir", "runs/train"))
     ckpt_dir = Path(_get(cfg, "ckpt_dir") or out_dir / "checkpoints")
     resume_step = None
@@ -139,6 +140,39 @@ def validate(cfg: Any) -> Plan:
         except PolicyServerError as e:
             raise ConfigError(f"vLLM server at {url} is not usable: {e}") from None
     return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step)
+
+
+def _check_model(cfg: Any) -> None:
+    """model.path must exist; the demo's fresh random weights never silently replace a given checkpoint."""
+    path = _get(cfg, "model.path")
+    if path is None:
+        return
+    if not Path(os.path.expanduser(str(path))).exists():
+        raise ConfigError(f"model.path={path} does not exist; give a Hugging Face checkpoint directory (config.json, "
+                          "*.safetensors, tokenizer files) or a training run directory, or leave model.path unset "
+                          "for the tiny test model")
+    from rl.tokenizer import tokenizer_files_problem
+    hf_dir = (Path(os.path.expanduser(str(path))) / "config.json").is_file()  # not a training run directory
+    problem = tokenizer_files_problem(path) if hf_dir else None
+    if problem:
+        raise ConfigError(f"model.path: {problem}")
+    std = _get(cfg, "model.random_init_std")
+    if std:
+        raise ConfigError(f"model.random_init_std={std} (the demo's setting) would replace the weights of "
+                          f"model.path={path} by random ones; add +experiment=glyphbench for the paper settings, "
+                          "or set model.random_init_std=null")
+
+
+def start_banner(trainer: "Trainer") -> str:
+    """One line before the first rollout: model size, updates, rollouts per update, tasks, out dir."""
+    p = trainer.plan
+    n_params = sum(int(np.prod(x.shape)) for x in jax.tree_util.tree_leaves(trainer.step.params))
+    tasks = ", ".join(p.task_ids[:3]) + (f" (+{len(p.task_ids) - 3} more)" if len(p.task_ids) > 3 else "")
+    given = _get(trainer.cfg, "model.path")
+    model = trainer.model_path if given else _get(trainer.cfg, "model.name", trainer.model_path)
+    return (f"glyphjax-train: {model} ({n_params / 1e6:.2f}M params), "
+            f"policy {p.policy}, {p.num_updates} updates x {p.group_size * p.groups_per_update} rollouts "
+            f"({p.groups_per_update} x G={p.group_size}) on {tasks}; out {p.out_dir}")
 
 
 # --- action-token policy (toy / learnability) ----------------------------------------------------
@@ -299,7 +333,7 @@ class Trainer:
         mesh = S.make_mesh(int(mesh_cfg.get("data", -1)), int(mesh_cfg.get("model", 1)))
         step_cfg = StepConfig(loss=rl["loss"], loss_kwargs=dict(rl.get(rl["loss"]) or {}), lr=float(rl["lr"]),
                               compute_dtype=rl.get("compute_dtype", "float32"), remat=bool(rl.get("remat", False)),
-                              temperature=float(rl.get("temperature", 1.0)), fsdp=bool(mesh_cfg.get("fsdp", True)))
+                              temperature=float(_get(c, "policy.temperature")), fsdp=bool(mesh_cfg.get("fsdp", True)))
         apply_fn = None
         if self.allowed is not None:
             allowed = jnp.asarray(self.allowed, jnp.int32)
@@ -310,10 +344,9 @@ class Trainer:
                 return jnp.full_like(logits, -1e9).at[..., allowed].set(logits[..., allowed])
         self.step = TrainStep(model, step_cfg, mesh, **({"apply_fn": apply_fn} if apply_fn else {}))
         self.estimator = make_estimator(rl.get("advantage", "group_mean"), **dict(rl.get("advantage_kwargs") or {}))
-        self.sampling = SamplingParams(temperature=float(rl.get("temperature", 1.0)),
-                                       top_p=float(_get(c, "policy.top_p", 1.0)), top_k=int(_get(c, "policy.top_k", 0)),
-                                       max_new_tokens=int(rl.get("max_new_tokens") or _get(c, "policy.max_new_tokens", 256)),
-                                       seed=int(c.get("seed", 0)))
+        self.sampling = SamplingParams(temperature=float(_get(c, "policy.temperature")),  # the policy owns sampling
+                                       top_p=float(_get(c, "policy.top_p")), top_k=int(_get(c, "policy.top_k")),
+                                       max_new_tokens=int(_get(c, "policy.max_new_tokens")), seed=int(c.get("seed", 0)))
         self.policy = self._make_policy(model)
         self.update = 0
         self.task_cursor = 0
@@ -451,23 +484,22 @@ class Trainer:
         return rec
 
     def evaluate(self) -> dict:
-        from rl.rollout import run_rollouts
+        """Held-out return through glyphjax-eval's code path (rl.llm_eval.evaluate_per_task)."""
+        from rl.llm_eval import evaluate_per_task
         n = int(_get(self.cfg, "eval.seeds", 4))
         repeats = int(_get(self.cfg, "eval.repeats", 1))
         seeds = seedlib.eval_seeds(n)
-        episodes = [(t, s) for t in self.plan.task_ids for s in seeds for _ in range(repeats)]
-        if hasattr(self.policy, "_calls"):
-            self.policy._calls = 0
         sampling = dataclasses.replace(self.sampling, seed=int(_get(self.cfg, "eval.sampling_seed", 12345)),
                                        temperature=float(_get(self.cfg, "eval.temperature", self.sampling.temperature)))
-        records = run_rollouts(self.policy, episodes, self.harness, sampling,
-                               max_turns=_get(self.cfg, "rl.max_turns"))
+        records = evaluate_per_task(self.policy, self.plan.task_ids, seeds, self.harness, sampling, repeats=repeats,
+                                    max_turns=_get(self.cfg, "rl.max_turns"))
         per_task: dict[str, list[float]] = {}
         for r in records:
             per_task.setdefault(r.task, []).append(float(r.episode_return))
         rec = {"kind": "eval", "update": self.update, "weight_version": self.weight_version,
                "return_mean": float(np.mean([np.mean(v) for v in per_task.values()])),  # tasks weighted equally
-               "per_task": {k: float(np.mean(v)) for k, v in per_task.items()}, "episodes": len(records)}
+               "per_task": {k: float(np.mean(v)) for k, v in per_task.items()}, "episodes": len(records),
+               "returns": [float(r.episode_return) for r in records]}
         self.log.write(rec)
         return rec
 
@@ -505,7 +537,12 @@ class Trainer:
 
 
 def train(cfg: Any) -> list[dict]:
-    """Validate, build and run; returns the metric records."""
+    """Validate, build and run, then save the final model and print the summary (rl/run_summary.py);
+    returns the metric records."""
     plan = validate(cfg)
     trainer = Trainer(cfg, plan)
-    return trainer.run(_get(cfg, "stop_after"))
+    print(start_banner(trainer), flush=True)
+    records = trainer.run(_get(cfg, "stop_after"))
+    from rl.run_summary import finish_run
+    finish_run(trainer, records)
+    return records

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import warnings
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -141,16 +142,46 @@ class TrajectoryWriter:
         self.close()
 
 
+class TruncatedLineWarning(UserWarning):
+    """A trajectory file's last line was cut off mid-write; it was skipped."""
+
+
+class JsonLines:
+    """(line number, object) of each non-blank line of a JSONL file, in order.
+
+    A last line without its newline that is not valid JSON is a write cut off by a crash: it is
+    skipped with a `TruncatedLineWarning` and counted in `skipped` (known once iteration ends).
+    Any other line that is not JSON raises ValueError naming the file and line number.
+    """
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = path
+        self.skipped = 0
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        self.skipped = 0
+        with open(self.path, encoding="utf-8") as f:
+            for i, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError as e:
+                    if not line.endswith("\n"):  # the last line, and it was cut off
+                        self.skipped += 1
+                        warnings.warn(f"{self.path}:{i}: skipped the last line, cut off mid-write "
+                                      f"({len(line)} characters, no newline)", TruncatedLineWarning, stacklevel=2)
+                        return
+                    raise ValueError(f"{self.path}:{i}: not a JSON line ({e}); is this a trajectory file "
+                                     "(one episode per line)?") from None
+                yield i, obj
+
+
 def read_episodes(path: str | os.PathLike) -> Iterator[EpisodeRecord]:
-    """Episodes of a JSONL trajectory file, in file order. A malformed line raises ValueError
-    naming the file and line (it means the file was edited or written by something else)."""
-    with open(path, encoding="utf-8") as f:
-        for i, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            if not line.endswith("\n"):
-                raise ValueError(f"{path}:{i}: last line has no newline (a write was cut off)")
-            try:
-                yield EpisodeRecord.from_dict(json.loads(line))
-            except (json.JSONDecodeError, TypeError, KeyError) as e:
-                raise ValueError(f"{path}:{i}: not an episode record ({e})") from None
+    """Episodes of a JSONL trajectory file, in file order. A cut-off last line is skipped with a
+    warning (see JsonLines); any other malformed line raises ValueError naming file and line."""
+    for i, obj in JsonLines(path):
+        try:
+            yield EpisodeRecord.from_dict(obj)
+        except (TypeError, KeyError, AttributeError, ValueError) as e:
+            raise ValueError(f"{path}:{i}: not an episode record ({e})") from None

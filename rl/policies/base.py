@@ -24,7 +24,7 @@ class SamplingParams:
     temperature: float = 1.0
     top_p: float = 1.0
     top_k: int = 0  # 0 = off
-    max_new_tokens: int = 256
+    max_new_tokens: int = 4096
     seed: int = 0
 
     def __post_init__(self):

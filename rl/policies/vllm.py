@@ -67,7 +67,7 @@ class VLLMPolicy:
     name = "vllm"
 
     def __init__(self, url: str = "http://127.0.0.1:8000", model: str | None = None, *,
-                 concurrency: int = 64, timeout: float = 120.0, retries: int = 3,
+                 concurrency: int = 64, timeout: float = 300.0, retries: int = 3,
                  backoff: float = 0.5, max_backoff: float = 8.0,
                  chat_template_kwargs: dict | None = None, seeded: bool = False,
                  tokenizer: str | None = None, check: bool = True,
@@ -110,7 +110,7 @@ class VLLMPolicy:
         except PolicyServerError as e:
             raise PolicyServerError(
                 f"no usable vLLM server at {self.url} ({e}). Start one with "
-                f"`python scripts/launch_vllm.py --model DIR` (or set policy.server.url)") from None
+                f"`python scripts/launch_vllm.py --model DIR`, or point server.url=URL at a running one") from None
         models = reply.get("data") if isinstance(reply, dict) else None
         if not isinstance(models, list) or not all(isinstance(m, dict) and "id" in m for m in models):
             raise PolicyServerError(f"{self.url}/v1/models answered without a model list: {str(reply)[:200]}")

@@ -95,3 +95,90 @@ def test_replay__tui_shows_each_turn_and_failure(recorded_run):
     assert out.count("turn ") >= n + 1
     assert "no_tag" in out  # the stub's unparseable answers are marked
     assert data[0]["turns"][0]["grid"].splitlines()[0] in out
+
+
+class RecordingPolicy(StubPolicy):
+    """StubPolicy that keeps every conversation it was sent, with varied log-probs."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen: list[list[dict]] = []
+
+    def complete(self, conversations, sampling):
+        out = super().complete(conversations, sampling)
+        for conv, c in zip(conversations, out):
+            self.seen.append([dict(m) for m in conv])
+            c.logprobs = [-0.1 * (self.calls % 7), -1.5, -0.2, -0.3, -0.4]
+        return out
+
+
+def test_replay__page_prompt_is_the_conversation_the_policy_was_sent(tmp_path):
+    from glyphjax.harness.prompt import HarnessConfig
+    from rl.policies.base import SamplingParams
+    from rl.rollout import run_rollouts
+    path = tmp_path / "hist.jsonl"
+    policy = RecordingPolicy()
+    run_rollouts(policy, [("dummy/arrow-4", 11)], HarnessConfig(history=2), SamplingParams(max_new_tokens=32),
+                 str(path), max_turns=6)
+    ep = load_episodes(path)[0]
+    view = page_data([ep])[0]
+    assert len(policy.seen) == len(view["turns"]) >= 3
+    for k, (conv, turn) in enumerate(zip(policy.seen, view["turns"])):
+        assert [m["role"] for m in conv] == ["system", "user"]
+        assert conv[0]["content"] == view["system_prompt"], f"turn {k}: system prompt"
+        assert conv[1]["content"] == turn["user_message"], f"turn {k}: user message with history"
+    assert "turns ago" in view["turns"][2]["user_message"]
+
+
+def test_replay__page_turn_tokens_logprobs_and_running_return(recorded_run):
+    ep = load_episodes(recorded_run)[0]
+    view = page_data([ep])[0]
+    running = 0.0
+    for raw, turn in zip(ep["turns"], view["turns"]):
+        running += raw["reward"]
+        assert turn["return_so_far"] == pytest.approx(running)
+        assert (turn["prompt_tokens"], turn["completion_tokens"]) == (len(raw["prompt_ids"]), len(raw["completion_ids"]))
+        lp = raw["logprobs"]
+        assert turn["logprob_mean"] == pytest.approx(sum(lp) / len(lp)) and turn["logprob_min"] == min(lp)
+    assert view["final"]["return_so_far"] == pytest.approx(ep["return"])
+
+
+def test_glyph_colour__same_meaning_same_colour_in_every_task():
+    from eval.replay import glyph_colour, glyph_styles
+    import glyphjax
+    colours: dict[str, set[str]] = {}
+    for task in ("minigrid/doorkey-5x5", "minigrid/fourrooms", "classics/snake-easy", "classics/maze-easy"):
+        for g, style in glyph_styles(glyphjax.make(task).card.glyphs).items():
+            colours.setdefault(style["meaning"], set()).add(style["color"])
+    assert all(len(c) == 1 for c in colours.values())
+    assert glyph_colour("green key") == glyph_colour("Green  door") != glyph_colour("red door")
+    assert glyph_colour("wall") != glyph_colour("empty floor")
+
+
+def _tui(data, typed: str | None) -> str:
+    from rich.console import Console
+    import io
+    buf = io.StringIO()
+    tui_replay(data, interactive=typed is not None, console=Console(file=buf, width=160),
+               keys=io.StringIO(typed or ""))
+    return buf.getvalue()
+
+
+def test_replay_tui__shows_the_legend_of_each_turn(recorded_run):
+    data = page_data(load_episodes(recorded_run)[:1])
+    out = _tui(data, None)
+    for line in data[0]["turns"][0]["legend"].splitlines():
+        assert line in out, f"legend line {line!r} missing"
+    assert "legend" in out
+
+
+def test_replay_tui__q_quits_n_skips_episode_p_goes_back(recorded_run):
+    eps = load_episodes(recorded_run)
+    data = page_data([eps[0], eps[3], eps[4]])
+    headers = [f"{d['task']} seed {d['seed']} ·" for d in data]
+    out = _tui(data, "\n\np\nn\nq\n")  # turns 0, 1, 2, back to 1, next episode (turn 0), quit
+    assert headers[0] in out and headers[1] in out and headers[2] not in out, "q must stop the whole replay"
+    first, second = out.split(headers[1])
+    assert re.findall(r"turn (\d+)(?: \(final\))? ", first) == ["0", "1", "2", "1"]
+    assert re.findall(r"turn (\d+)(?: \(final\))? ", second) == ["0"]
+    assert _tui(data, "").count("turn 0 ") == 1, "end of input quits"

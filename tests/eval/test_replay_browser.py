@@ -1,7 +1,9 @@
 """The replay page in a real headless Chromium (Selenium): arrow keys step turns, injected
-`<script>` in model text does not run, filters work, mismatch warnings show.
+`<script>` in model text does not run, filters work, mismatch warnings show, the embedded font
+draws every glyph cell (no empty boxes), and each turn shows prompt, tokens, log-probs, return.
 
-Needs chromium + chromium-driver (Debian) and selenium: scripts/ci/browser.sh installs them.
+Needs chromium + chromium-driver (Debian) and selenium (the test extra): scripts/ci/browser.sh
+installs the browser on first use.
 """
 
 from __future__ import annotations
@@ -14,15 +16,22 @@ import pytest
 
 from eval.fixtures import write_fixture
 from eval.replay import replay_main, split_observation
+from tests.provision import ensure
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-DRIVER = shutil.which("chromedriver")
 INJECT = ('<script>window.__pwned = 1</script></script><script>window.__pwned = 2</script>'
           '<img src=x onerror="window.__pwned = 3">')
 
-selenium = pytest.importorskip("selenium", reason="run scripts/ci/browser.sh (installs selenium)")
-if not (CHROMIUM and DRIVER):
-    pytest.skip("chromium/chromedriver missing: run scripts/ci/browser.sh", allow_module_level=True)
+
+
+def browser_paths() -> tuple[str | None, str | None]:
+    return (shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome"),
+            shutil.which("chromedriver"))
+
+
+# First use on a fresh machine installs Chromium + chromedriver (scripts/ci/browser.sh); a failed
+# install fails these tests, it never skips them.
+ensure("chromium", lambda: all(browser_paths()), "scripts/ci/browser.sh")
+CHROMIUM, DRIVER = browser_paths()
 
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
@@ -39,8 +48,13 @@ def page(tmp_path_factory):
     eps += write_fixture(d / "arrow.jsonl", ["dummy/arrow-4"], [5], fail_every=2)
     # one tampered frame in the arrow episode, to check the page's warning
     eps[-1]["turns"][1]["observation"] = eps[-1]["turns"][1]["observation"].replace("·", "x", 1)
+    # glyphs that stock fonts lack (2048 tiles, MiniGrid balls and boxes), and varied log-probs
+    eps += write_fixture(d / "glyphs.jsonl", ["classics/2048", "minigrid/blockedunlockpickup"], [3], max_turns=12)
+    eps[-2]["turns"][2]["logprobs"] = [-0.1, -2.0, -0.3]
+    eps[-2]["turns"][2]["completion_ids"] = [7, 8, 9]
     with open(traj, "a", encoding="utf-8") as f:
-        f.write(json.dumps(eps[-1], ensure_ascii=False) + "\n")
+        for ep in eps[2:]:
+            f.write(json.dumps(ep, ensure_ascii=False) + "\n")
     out = d / "run.html"
     replay_main([str(traj), "-o", str(out)])
     return out, eps
@@ -99,14 +113,92 @@ def test_replay_page__injected_script_does_not_run(page, driver):
 def test_replay_page__filters_and_failure_markers(page, driver):
     out, eps = page
     driver.get(out.as_uri())
-    assert text(driver, "count").startswith("3 of 3")
+    assert text(driver, "count").startswith("5 of 5")
     Select(driver.find_element(By.ID, "f-task")).select_by_value("dummy/arrow-4")
-    assert text(driver, "count").startswith("1 of 3")
+    assert text(driver, "count").startswith("1 of 5")
     assert "dummy/arrow-4" in text(driver, "header")
     assert "disagrees with the frame rebuilt" in text(driver, "warnings") and "1" in text(driver, "warnings")
     fails = driver.execute_script("return document.querySelectorAll('#timeline span.fail').length")
-    assert fails == sum(t["parse_status"] != "ok" for t in eps[-1]["turns"])
+    assert fails == sum(t["parse_status"] != "ok" for t in eps[2]["turns"])
     Select(driver.find_element(By.ID, "f-task")).select_by_value("")
     seed = driver.find_element(By.ID, "f-seed")
     seed.send_keys("4")
-    assert text(driver, "count").startswith("1 of 3") and "seed 4" in text(driver, "header")
+    assert text(driver, "count").startswith("1 of 5") and "seed 4" in text(driver, "header")
+
+
+# Pixels of one character drawn on a canvas with the page's grid font (after the font has loaded).
+INK_JS = """
+const [ch, done] = arguments;
+document.fonts.load('48px "glyphjax-glyphs"', ch).then(() => {
+  const c = document.createElement("canvas"); c.width = 64; c.height = 64;
+  const ctx = c.getContext("2d"); ctx.font = '48px "glyphjax-glyphs"'; ctx.fillStyle = "#000";
+  ctx.fillText(ch, 4, 50);
+  const px = ctx.getImageData(0, 0, 64, 64).data, alpha = [];
+  for (let i = 3; i < px.length; i += 4) alpha.push(px[i]);
+  done(alpha);
+});
+"""
+TOFU = "\ue000"  # a private-use code point no font here has: drawn as the missing-glyph box
+
+
+def _select_task(driver, task):
+    Select(driver.find_element(By.ID, "f-task")).select_by_value(task)
+    assert task in text(driver, "header")
+
+
+@pytest.mark.parametrize("task", ["classics/2048", "minigrid/blockedunlockpickup"])
+def test_replay_page__embedded_font_draws_every_glyph_cell(page, driver, task):
+    out, eps = page
+    driver.get(out.as_uri())
+    _select_task(driver, task)
+    cells = driver.execute_script("return [...document.querySelectorAll('#grid .cell')].map(c => c.textContent)")
+    glyphs = sorted(set(cells) - {" "})
+    assert any(ord(g) > 0x2400 for g in glyphs), f"{task}: the first frame should show an enclosed glyph"
+    family = driver.execute_script("return getComputedStyle(document.querySelector('#grid .cell')).fontFamily")
+    assert family.replace('"', "").startswith("glyphjax-glyphs,"), family
+    tofu = driver.execute_async_script(INK_JS, TOFU)
+    for g in glyphs:
+        ink = driver.execute_async_script(INK_JS, g)
+        assert sum(ink) > 0, f"{task}: glyph {g!r} draws nothing"
+        assert ink != tofu, f"{task}: glyph {g!r} U+{ord(g):04X} draws the missing-glyph box"
+        assert driver.execute_script('return document.fonts.check(\'20px "glyphjax-glyphs"\', arguments[0])', g)
+    loaded = driver.execute_script(
+        "return [...document.fonts].filter(f => f.family.replace(/\"/g, '') === 'glyphjax-glyphs')"
+        ".map(f => f.status)")
+    assert loaded and "loaded" in loaded and "error" not in loaded, loaded
+
+
+def test_replay_page__cells_are_square_and_coloured_by_meaning(page, driver):
+    out, eps = page
+    driver.get(out.as_uri())
+    _select_task(driver, "minigrid/blockedunlockpickup")
+    sizes = driver.execute_script(
+        "return [...document.querySelectorAll('#grid .cell')].map(c => [c.offsetWidth, c.offsetHeight,"
+        " getComputedStyle(c).color, c.textContent, c.title])")  # layout boxes (walls are stretched on top)
+    assert {(round(w, 1), round(h, 1)) for w, h, *_ in sizes} == {(round(sizes[0][0], 1),) * 2}, "cells not square"
+    by_meaning: dict[str, set[str]] = {}
+    for *_, colour, ch, meaning in sizes:
+        by_meaning.setdefault(meaning, set()).add(colour)
+    assert all(len(c) == 1 for c in by_meaning.values()), by_meaning
+    assert by_meaning["wall"] != by_meaning["empty floor"]
+
+
+def test_replay_page__turn_shows_prompt_tokens_logprobs_and_return(page, driver):
+    out, eps = page
+    driver.get(out.as_uri())
+    _select_task(driver, "classics/2048")
+    ep = eps[-2]
+    body = driver.find_element(By.TAG_NAME, "body")
+    ret = 0.0
+    for k in range(6):
+        turn = ep["turns"][k]
+        ret += turn["reward"]
+        assert text(driver, "return-so-far").startswith(f"{ret:.4f}"), f"classics/2048 seed 3 turn {k}"
+        assert text(driver, "tokens").startswith(f"{len(turn['prompt_ids'])} / {len(turn['completion_ids'])}")
+        assert text(driver, "prompt-system") == ep["system_prompt"]
+        assert text(driver, "prompt-user") == turn["observation"]  # basic harness, no history
+        if k == 2:
+            assert text(driver, "logprobs") == "-0.800 / -2.000"
+        body.send_keys(Keys.ARROW_RIGHT)
+    assert ret != 0.0, "the 2048 episode should have scored within 6 turns (a stronger return check)"
+    assert driver.execute_script("return document.getElementById('prompt-box').open") is False, "collapsed by default"

@@ -31,8 +31,8 @@ VLLM_TEST_MAX_MODEL_LEN = 2048
 def vllm_server(tiny_ckpt):
     """A real vLLM server (from the vLLM venv) serving the tiny checkpoint (as an untied copy, so
     weight reloads work) on 127.0.0.1, started once
-    per session (1-2 minutes). A missing venv FAILS the test: CI creates it first
-    (scripts/ci/vllm_venv.sh), so a missing one is a set-up bug, not a reason to skip."""
+    per session (1-2 minutes). A missing venv is created on first use (scripts/ci/vllm_venv.sh,
+    through tests/provision.py); if that fails the test FAILS, it is never skipped."""
     import os
 
     from rl.vllm_server import VLLMServer, VLLMServerError, launch_vllm_server, untied_copy, vllm_python
@@ -41,10 +41,19 @@ def vllm_server(tiny_ckpt):
     if reuse:  # tiny checkpoint (python scripts/launch_vllm.py --model <tiny> --served-model-name tiny-qwen3)
         yield VLLMServer(None, reuse.rstrip("/"), "tiny-qwen3", None, VLLM_TEST_MAX_MODEL_LEN)
         return
-    try:
+    from tests.provision import ProvisionError, ensure
+
+    def venv_ready() -> bool:
+        try:
+            vllm_python()
+            return True
+        except VLLMServerError:
+            return False
+    try:  # first use on a fresh machine: build the venv (about 8 minutes, once per machine)
+        ensure("vllm-venv", venv_ready, "scripts/ci/vllm_venv.sh")
         python = vllm_python()
-    except VLLMServerError as e:
-        pytest.fail(f"vLLM tests need the vLLM venv: {e}", pytrace=False)
+    except (ProvisionError, VLLMServerError) as e:
+        pytest.fail(f"vLLM tests need the vLLM venv, and creating it failed: {e}", pytrace=False)
     # An untied copy (same function): vLLM 0.32 reloads tied embeddings wrongly (rl/vllm_server.py).
     served = untied_copy(tiny_ckpt, tiny_ckpt.parent / "tiny-qwen3-served-untied")
     server = launch_vllm_server(served, python=python, served_model_name="tiny-qwen3",

@@ -55,8 +55,9 @@ def test_checkpoint__corrupt_files_are_a_clear_error(tmp_path):
 
 def _cfg(out, **over):
     from rl.train_cli import compose
-    items = {"rl.action_tokens": "true", "rl.group_size": 4, "rl.rollout_budget": 8, "rl.lr": "1e-3",
-             "rl.max_new_tokens": 1, "rl.micro_batch_size": 8, "ckpt_every": 1, "log.console": "false", **over}
+    items = {"rl.action_tokens": "true", "rl.group_size": 4, "rl.groups_per_update": 1, "rl.rollout_budget": 8,
+             "rl.lr": "1e-3", "eval.every": 0,
+             "policy.max_new_tokens": 1, "rl.micro_batch_size": 8, "ckpt_every": 1, "log.console": "false", **over}
     return compose([f"{k}={v}" for k, v in items.items()], out)
 
 

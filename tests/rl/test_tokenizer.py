@@ -79,3 +79,16 @@ def test_tokenizer__missing_chat_template_is_a_clear_error(tok):
 def test_tokenizer__missing_directory_is_named(tmp_path):
     with pytest.raises(FileNotFoundError, match=str(tmp_path / "nope")):
         load_tokenizer(tmp_path / "nope")
+
+
+def test_tokenizer__checkpoint_without_tokenizer_files_names_them_not_the_chat_template(tiny_ckpt, tmp_path):
+    for name in ("config.json", "model.safetensors", "generation_config.json"):
+        (tmp_path / name).write_bytes((tiny_ckpt / name).read_bytes())
+    with pytest.raises(FileNotFoundError) as e:
+        ChatTokenizer.from_pretrained(tmp_path)
+    msg = str(e.value)
+    assert "no tokenizer files" in msg and "tokenizer_config.json" in msg and "tokenizer.json" in msg
+    assert "huggingface-cli download" in msg and "chat template" not in msg
+    (tmp_path / "tokenizer.json").write_bytes((tiny_ckpt / "tokenizer.json").read_bytes())
+    with pytest.raises(FileNotFoundError, match=r"\(tokenizer_config.json missing\)"):
+        ChatTokenizer.from_pretrained(tmp_path)

@@ -16,8 +16,9 @@ from rl.trainer import ConfigError, Trainer, train, validate
 
 
 def _cfg(out, **over):
-    items = {"rl.action_tokens": "true", "rl.group_size": 4, "rl.rollout_budget": 8, "rl.lr": "1e-3",
-             "rl.max_new_tokens": 1, "rl.micro_batch_size": 8, "ckpt_every": 0, "log.console": "false", **over}
+    items = {"rl.action_tokens": "true", "rl.group_size": 4, "rl.groups_per_update": 1, "rl.rollout_budget": 8,
+             "rl.lr": "1e-3", "eval.every": 0,
+             "policy.max_new_tokens": 1, "rl.micro_batch_size": 8, "ckpt_every": 0, "log.console": "false", **over}
     return compose([f"{k}={v}" for k, v in items.items()], out)
 
 
@@ -50,7 +51,7 @@ def test_train_cli__configuration_error_exits_2_with_one_line(tmp_path):
     import subprocess
     import sys
     proc = subprocess.run([sys.executable, "-m", "rl.train_cli", f"hydra.run.dir={tmp_path}", "rl.group_size=7",
-                           "rl.rollout_budget=64"], capture_output=True, text=True, timeout=300)
+                           "rl.groups_per_update=1", "rl.rollout_budget=64"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "not a multiple of rl.group_size * rl.groups_per_update = 7 * 1" in proc.stderr
     assert "Traceback" not in proc.stderr
@@ -96,7 +97,7 @@ def test_trainer__metrics_log_one_line_per_update_with_the_documented_fields(tmp
 
 
 LEARN = {"rl.group_size": 16, "rl.groups_per_update": 2, "rl.rollout_budget": 1920, "rl.lr": "2e-3",
-         "rl.micro_batch_size": 32, "harness": "compact", "+model.random_init_std": 0.02,
+         "rl.micro_batch_size": 32, "harness": "compact", "model.random_init_std": 0.02,
          "eval.every": 60, "eval.seeds": 64, "seed": 0}
 
 
@@ -145,7 +146,7 @@ def test_save_model__untie_writes_lm_head_equal_to_embedding_and_untied_config(t
 def test_trainer__vllm_weight_push_exports_an_untied_checkpoint(tmp_path):
     from rl.models import hf_io
 
-    tr = Trainer(_cfg(tmp_path, **{"rl.action_tokens": "false", "rl.max_new_tokens": 4}))
+    tr = Trainer(_cfg(tmp_path, **{"rl.action_tokens": "false", "policy.max_new_tokens": 4}))
     calls = []
 
     class FakeServer:

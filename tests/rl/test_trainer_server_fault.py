@@ -24,8 +24,10 @@ G, UPDATES = 2, 2  # dummy/arrow-1: one turn per episode, so one chat request pe
 
 def _cfg(url: str, out: Path, tiny_ckpt: Path, **over):
     items = {"policy": "vllm", "server.url": url, "model.path": str(tiny_ckpt), "model.dtype": "float32",
-             "rl": "ipo", "rl.lr": "1e-3", "rl.group_size": G, "rl.rollout_budget": G * UPDATES,
-             "rl.max_new_tokens": 16, "policy.retries": 1, "policy.backoff": 0.01, "ckpt_every": 1,
+             "model.random_init_std": "null", "rl": "ipo", "rl.lr": "1e-3", "rl.group_size": G,
+             "rl.groups_per_update": 1, "rl.rollout_budget": G * UPDATES, "rl.action_tokens": "false",
+             "eval.every": 0, "harness": "basic",
+             "policy.max_new_tokens": 16, "policy.retries": 1, "policy.backoff": 0.01, "ckpt_every": 1,
              "log.console": "false", **over}
     return compose([f"{k}={v}" for k, v in items.items()], out)
 

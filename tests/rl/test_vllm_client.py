@@ -165,3 +165,16 @@ def test_weight_reload_helpers__post_the_dev_mode_endpoints():
     assert posts == [("/pause", {}),
                      ("/collective_rpc", {"method": "reload_weights", "kwargs": {"weights_path": "/ckpt/step-10"}}),
                      ("/resume", {})]
+
+
+def test_no_server__hint_names_the_real_config_key():
+    with pytest.raises(PolicyServerError) as e:  # nothing listens on a fresh free port
+        VLLMPolicy(f"http://127.0.0.1:{free_port()}", "m", retries=0, **NO_SLEEP)
+    assert "server.url=" in str(e.value) and "policy.server.url" not in str(e.value)
+
+
+def test_make_policy__vllm_without_url_names_the_real_config_key():
+    from rl.llm_eval import make_policy
+    with pytest.raises(ValueError) as e:
+        make_policy("vllm", model="m")
+    assert "server.url=" in str(e.value) and "policy.server.url" not in str(e.value)

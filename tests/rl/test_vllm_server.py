@@ -164,8 +164,10 @@ def test_trainer_update_then_push__server_logprobs_are_the_trainers_new_ones(vll
     from rl.trainer import Trainer
     from rl.vllm_server import untied_copy
     cfg = compose(["policy=vllm", f"server.url={vllm_server.url}", f"server.model={vllm_server.model}",
-                   f"model.path={tiny_ckpt}", "model.dtype=float32", "rl=ipo", "rl.lr=1e-3", "rl.group_size=2",
-                   "rl.rollout_budget=2", "ckpt_every=0", "log.console=false"], tmp_path / "run")
+                   f"model.path={tiny_ckpt}", "model.dtype=float32", "model.random_init_std=null", "rl=ipo",
+                   "rl.lr=1e-3", "rl.group_size=2", "rl.groups_per_update=1", "rl.rollout_budget=2",
+                   "rl.action_tokens=false", "eval.every=0", "harness=basic", "ckpt_every=0", "log.console=false"],
+                  tmp_path / "run")
     trainer = Trainer(cfg)
     original = untied_copy(tiny_ckpt, tmp_path / "seed0-untied")
     try:

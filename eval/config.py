@@ -1,0 +1,50 @@
+"""Typed configuration of `glyphjax-eval` (conf/eval.yaml extends `schema/eval`).
+
+Evaluation-only keys are declared here with their one default; the groups shared with training
+(model, policy, tasks, harness, server) come from rl/config.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import MISSING
+
+from eval.seeds import EVAL_SEED_START
+from rl.config import HarnessSettings, ModelConfig, ServerConfig, TaskSetConfig, register_policy_schemas
+
+
+@dataclass
+class BootstrapConfig:
+    resamples: int = 10000
+    seed: int = 0
+    confidence: float = 0.95
+
+
+@dataclass
+class EvalConfig:
+    """conf/eval.yaml: a policy over a task set on held-out seeds; each run writes its own directory."""
+
+    tasks: TaskSetConfig = field(default_factory=TaskSetConfig)
+    policy: Any = MISSING  # a conf/policy preset (array or llm kind)
+    harness: HarnessSettings = field(default_factory=HarnessSettings)
+    model: Optional[ModelConfig] = None  # a conf/model preset (e.g. model=tiny), or see model_ref
+    seeds: Optional[int] = None  # episodes per task; null = the policy's default_seeds
+    seed_start: int = EVAL_SEED_START  # first held-out evaluation seed
+    batch_size: int = 4096  # seeds per vmapped batch (array policies)
+    bootstrap: BootstrapConfig = field(default_factory=BootstrapConfig)
+    out: Optional[str] = None  # results JSON; null = results.json in the run directory
+    resume: bool = True  # skip tasks already finished in ${out}.partial.jsonl (same run directory)
+    model_ref: Optional[str] = None  # `model=PATH_OR_NAME` that is not a conf/model preset lands here
+    server: ServerConfig = field(default_factory=ServerConfig)
+    progress: bool = True
+    replay: bool = True  # LLM runs: write replay.html beside the trajectories
+
+
+def register_eval_schema() -> None:
+    """Register `schema/eval` (conf/eval.yaml's base) and the policy schemas (idempotent)."""
+    cs = ConfigStore.instance()
+    cs.store(group="schema", name="eval", node=EvalConfig)
+    register_policy_schemas(cs)
