@@ -5,7 +5,7 @@
 
 Per task and seed, one episode of uniformly random actions (keys from `core.rollout.policy_key`)
 is played for `max_steps` turns. Three 32-bit digests are folded on the device over the episode:
-- `reset`: the first frame (grid, HUD, event) of every seed,
+- `reset`: the first frame (grid, HUD, event; every seat's for multi-seat tasks) of every seed,
 - `frames`: every frame and every Transition (reward bits, terminated, truncated, event),
 - `state`: every leaf of every state (stricter: changes when the state layout changes, even if
   what a player sees does not),
@@ -47,6 +47,14 @@ def _mix_tree(h: jax.Array, tree) -> jax.Array:
     return h
 
 
+def _mix_frames(h: jax.Array, env, state, params) -> jax.Array:
+    """Fold what every seat sees (grid, HUD, event of each seat's frame) into the digest."""
+    for seat in range(env.card.num_players):
+        frame = env.render(state, params, seat)
+        h = _mix_tree(h, (frame.grid, frame.hud, frame.event))
+    return h
+
+
 def episode_digests(env, seed: jax.Array, params, scripted: bool = False):
     """(reset, frames, state) uint32 digests of one episode from `seed`: uniformly random actions,
     or the task's scripted policy."""
@@ -54,8 +62,7 @@ def episode_digests(env, seed: jax.Array, params, scripted: bool = False):
 
     n = env.card.num_actions
     state = env.reset(reset_key(seed), params)
-    first = env.render(state, params)
-    h_reset = _mix_tree(jnp.uint32(7), first)
+    h_reset = _mix_frames(jnp.uint32(7), env, state, params)
     h0 = (h_reset, _mix_tree(jnp.uint32(11), state))
 
     def turn(carry, t):
@@ -65,7 +72,7 @@ def episode_digests(env, seed: jax.Array, params, scripted: bool = False):
         else:
             a = jax.random.randint(policy_key(seed, t), (), 0, n, dtype=jnp.int32)
         state, tr = env.step(step_key(seed, t), state, a, params)
-        hf = _mix_tree(_mix_tree(hf, env.render(state, params)), tr)
+        hf = _mix_tree(_mix_frames(hf, env, state, params), tr)
         hs = _mix_tree(hs, state)
         return (state, hf, hs), None
 

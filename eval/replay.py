@@ -6,7 +6,9 @@
 
 Input: the JSON Lines trajectory format of rl/trajectory.py (one episode per line: task, seed,
 return, length, terminated, truncated, turns: [{t, observation, completion, action, action_name,
-parse_status, reward, memory?, finish_reason?}]).
+parse_status, reward, memory?, finish_reason?}]). A multi-seat game has one line per seat played
+by a text policy (`seat`, `joint_actions`): the episode is rebuilt from every seat's actions and
+drawn as that seat sees it; a turn shows the frame of its step `t`.
 
 Because an episode is a function of (task, seed, actions), frames are rebuilt from those with
 `glyphjax.replay` (the legend/HUD/grid/message shown per turn come from the rebuild, plus the final
@@ -79,7 +81,15 @@ def _checked_episode(path, line: int, ep: Any) -> dict[str, Any]:
 
 
 def episode_actions(ep: dict) -> list[int]:
+    """The actions that replay the episode: every seat's (`joint_actions`) in a multi-seat game."""
+    if ep.get("joint_actions") is not None:
+        return [int(a) for a in ep["joint_actions"]]
     return [int(t.get("action", -1)) for t in ep["turns"]]
+
+
+def turn_step(turn: dict, i: int) -> int:
+    """The env step a turn was taken at (its index in a single-agent episode)."""
+    return int(turn.get("t", i))
 
 
 def outcome(ep: dict) -> str:
@@ -92,12 +102,12 @@ def outcome(ep: dict) -> str:
 
 # --- rebuilding frames ---------------------------------------------------------------------------
 
-def rebuild_observations(task: str, seed: int, actions: Sequence[int]) -> list[dict[str, str]]:
-    """Text observations of every frame of the episode (len(actions) + 1: reset frame first),
-    rebuilt with glyphjax.replay; each as {legend, hud, grid, message, text}."""
+def rebuild_observations(task: str, seed: int, actions: Sequence[int], seat: int = 0) -> list[dict[str, str]]:
+    """Text observations of every frame of the episode (len(actions) + 1: reset frame first) as
+    `seat` sees them, rebuilt with glyphjax.replay; each as {legend, hud, grid, message, text}."""
     import glyphjax
     env = glyphjax.make(task)
-    frames, _ = glyphjax.replay(env, int(seed), np.asarray(actions, np.int32))
+    frames, _ = glyphjax.replay(env, int(seed), np.asarray(actions, np.int32), seat=int(seat))
     obs = glyphjax.render_batch(env.card, frames)
     return [{"legend": o.legend, "hud": o.hud, "grid": o.grid, "message": o.message, "text": o.render()}
             for o in obs]
@@ -107,11 +117,11 @@ def check_episode(ep: dict) -> tuple[list[dict[str, str]] | None, list[int], str
     """(rebuilt observations or None, turns whose recorded observation differs, error or None)."""
     import glyphjax
     try:
-        rebuilt = rebuild_observations(ep["task"], ep["seed"], episode_actions(ep))
+        rebuilt = rebuild_observations(ep["task"], ep["seed"], episode_actions(ep), ep.get("seat", 0))
     except (glyphjax.UnknownTaskError, ValueError) as e:
         return None, [], f"cannot rebuild frames: {e}"
-    bad = [i for i, turn in enumerate(ep["turns"])
-           if turn.get("observation") is not None and turn["observation"] != rebuilt[i]["text"]]
+    bad = [i for i, turn in enumerate(ep["turns"]) if turn.get("observation") is not None
+           and (turn_step(turn, i) >= len(rebuilt) or turn["observation"] != rebuilt[turn_step(turn, i)]["text"])]
     return rebuilt, bad, None
 
 
@@ -148,8 +158,8 @@ def _episode_view(idx: int, ep: dict, rebuild: bool, glyphjax) -> dict:
     turns = _turn_views(ep, rebuilt, bad)
     final = None
     if rebuilt:
-        f = rebuilt[len(ep["turns"])]
-        final = {"t": len(ep["turns"]), "legend": f["legend"], "hud": f["hud"], "grid": f["grid"],
+        f = rebuilt[-1]
+        final = {"t": len(rebuilt) - 1, "legend": f["legend"], "hud": f["hud"], "grid": f["grid"],
                  "message": f["message"], "return_so_far": turns[-1]["return_so_far"] if turns else 0.0}
     try:
         card = glyphjax.make(ep["task"]).card
@@ -161,6 +171,7 @@ def _episode_view(idx: int, ep: dict, rebuild: bool, glyphjax) -> dict:
         "return": float(ep.get("return", sum(t.get("reward", 0.0) for t in ep["turns"]))),
         "length": int(ep.get("length", len(ep["turns"]))), "outcome": outcome(ep),
         "policy": ep.get("policy", ""), "harness": ep.get("harness", ""),
+        "seat": int(ep.get("seat", 0)), "players": len(ep["returns"]) if ep.get("returns") else 1,
         "system_prompt": ep.get("system_prompt") or "",
         "prompt_tokens": int(ep.get("prompt_tokens", sum(t["prompt_tokens"] for t in turns))),
         "completion_tokens": int(ep.get("completion_tokens", sum(t["completion_tokens"] for t in turns))),
@@ -178,13 +189,14 @@ def _turn_views(ep: dict, rebuilt: list[dict] | None, bad: list[int]) -> list[di
     views, shown_so_far, ret = [], [], 0.0
     for i, turn in enumerate(ep["turns"]):
         recorded = turn.get("observation") or ""
-        shown = rebuilt[i] if rebuilt else split_observation(recorded)
+        step = turn_step(turn, i)
+        shown = rebuilt[step] if rebuilt and step < len(rebuilt) else split_observation(recorded)
         status = turn.get("parse_status", "ok")
         action = int(turn.get("action", -1))
         name = turn.get("action_name")
         ret += float(turn.get("reward", 0.0))
         views.append({
-            "t": int(turn.get("t", i)), "legend": shown["legend"], "hud": shown["hud"],
+            "t": step, "legend": shown["legend"], "hud": shown["hud"],
             "grid": shown["grid"], "message": shown["message"],
             "recorded": recorded if i in bad else None, "mismatch": i in bad,
             "completion": turn.get("completion") or "", "action": action,

@@ -7,17 +7,18 @@
 """
 
 from glyphjax.core.registry import UnknownTaskError, all_ids, make, register, suite_names, task_ids
-from glyphjax.core.rollout import (AutoReset, RolloutResult, episode_key, random_policy, replay,
-                                   reset_key, rollout, run_episode, step_key)
-from glyphjax.core.types import (EXTENDED, NO_ACTION, STANDARD, Env, EnvState, Frame, TaskCard,
-                                 Transition)
+from glyphjax.core.rollout import (AutoReset, RolloutResult, episode_key, random_legal_policy,
+                                   random_policy, replay, reset_key, rollout, run_episode, step_key)
+from glyphjax.core.types import (EXTENDED, FORFEIT, NO_ACTION, NOOP, STANDARD, Env, EnvState, Frame,
+                                 TaskCard, Transition)
+from glyphjax.core.versus import versus
 from glyphjax.render.text import TextObservation, render_batch, render_text
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "AutoReset", "EXTENDED", "Env", "EnvState", "Frame", "NO_ACTION", "RolloutResult", "STANDARD",
+    "AutoReset", "EXTENDED", "Env", "EnvState", "FORFEIT", "Frame", "NOOP", "NO_ACTION", "RolloutResult", "STANDARD",
     "TaskCard", "TextObservation", "Transition", "UnknownTaskError", "all_ids", "episode_key", "make",
-    "random_policy", "register", "render_batch", "render_text", "replay", "reset_key", "rollout",
-    "run_episode", "step_key", "suite_names", "task_ids",
+    "random_legal_policy", "random_policy", "register", "render_batch", "render_text", "replay", "reset_key", "rollout",
+    "run_episode", "step_key", "suite_names", "task_ids", "versus",
 ]

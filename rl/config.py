@@ -161,8 +161,8 @@ class RLConfig:
     compute_dtype: str = "float32"  # float32 | bfloat16 (master weights stay float32)
     remat: bool = False
     action_tokens: bool = True  # toy mode: prefill <action>, sample one action-name token
-    opponent: str = "self"  # multi-seat tasks: self | random | scripted (branch seatroll, rl/seating.py)
-    train_seats: Any = "all"  # multi-seat tasks: all | [0] | [1] ... (branch seatroll)
+    opponent: str = "self"  # multi-seat tasks: self | random | scripted (rl/seating.py)
+    train_seats: Any = "all"  # multi-seat tasks: all | [0] | [1] ... (rl/seating.py)
 
 
 @dataclass
@@ -182,7 +182,7 @@ class TrainEvalConfig:
     repeats: int = 1  # episodes per seed
     temperature: Optional[float] = None  # null = policy.temperature
     sampling_seed: int = 12345
-    opponent: str = "random"  # multi-seat tasks: who the model meets in held-out evaluation (branch seatroll)
+    opponent: str = "random"  # multi-seat tasks: who the model meets in held-out evaluation
 
 
 @dataclass

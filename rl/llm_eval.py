@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from glyphjax.harness.prompt import HarnessConfig
 from rl.policies.base import Completion, Policy, SamplingParams
-from rl.rollout import episodes_for, run_rollouts
+from rl.rollout import Opponents, episodes_for, run_rollouts
 from rl.trajectory import EpisodeRecord
 
 
@@ -39,7 +39,8 @@ class LLMEvalResult:
 
 def summarize(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
     """Per task: episodes, mean/std return, mean length, mean prompt and completion tokens per
-    episode, parse failures (total and per turn), completion truncations, context drops/overflows."""
+    episode, parse failures (total and per turn), completion truncations, context drops/overflows;
+    multi-seat tasks add `mean_return_seat_<k>` for each seat a text policy played."""
     by_task: dict[str, list[EpisodeRecord]] = {}
     for r in records:
         by_task.setdefault(r.task, []).append(r)
@@ -62,6 +63,9 @@ def summarize(records: Iterable[EpisodeRecord]) -> dict[str, dict[str, float]]:
             "context_drops": sum(e.context_drops for e in eps),
             "context_overflows": sum(e.context_overflows for e in eps),
         }
+        for seat in sorted({e.seat for e in eps if e.returns is not None}):  # multi-seat tasks
+            mine = [e.episode_return for e in eps if e.seat == seat]
+            out[task][f"mean_return_seat_{seat}"] = sum(mine) / len(mine)
     return out
 
 
@@ -152,16 +156,19 @@ def shared_action_names(task_ids: Sequence[str]) -> list[str]:
 def evaluate_per_task(policy: Policy, task_ids: Sequence[str], seeds: Sequence[int],
                       harness: HarnessConfig | Mapping | str | None = None,
                       sampling: SamplingParams | Mapping | None = None, *, repeats: int = 1,
-                      max_turns: int | None = None) -> list[EpisodeRecord]:
+                      max_turns: int | None = None,
+                      opponents: Mapping[str, Opponents] | None = None) -> list[EpisodeRecord]:
     """Each task alone on `seeds` (each seed `repeats` times) with the policy's RNG stream restarted:
     exactly the episodes `glyphjax-eval` plays for the task with a freshly loaded policy, so a
-    trainer's held-out figure equals the evaluation of its exported model."""
+    trainer's held-out figure equals the evaluation of its exported model. `opponents[task]`: that
+    task's `run_rollouts` opponents (multi-seat tasks; default self-play)."""
     records: list[EpisodeRecord] = []
     for task in task_ids:
         if hasattr(policy, "call_index"):
             policy.call_index = 0
         episode_seeds = [int(s) for s in seeds for _ in range(repeats)]
-        records += evaluate_llm(policy, [task], episode_seeds, harness, sampling, max_turns=max_turns).records
+        records += evaluate_llm(policy, [task], episode_seeds, harness, sampling, max_turns=max_turns,
+                                opponents=(opponents or {}).get(task)).records
     return records
 
 
@@ -169,12 +176,13 @@ def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[
                  harness: HarnessConfig | Mapping | str | None = None,
                  sampling: SamplingParams | Mapping | None = None, out_path: str | None = None, *,
                  model: str | None = None, server_url: str | None = None, max_turns: int | None = None,
-                 policy_kwargs: Mapping | None = None,
+                 policy_kwargs: Mapping | None = None, opponents: Opponents = None,
                  on_call: Callable[[list[Completion], float], None] | None = None,
                  on_episode: Callable[[EpisodeRecord], None] | None = None) -> LLMEvalResult:
     """Play every task on every seed with `policy`; stream episodes to `out_path` (JSONL) if given.
-    Progress hooks: `on_call(completions, seconds)` after each policy call, `on_episode(record)`
-    when an episode finishes."""
+    Multi-seat tasks: `opponents` as in `run_rollouts` (default self-play); each text seat's
+    record counts as one episode of the summary. Progress hooks: `on_call(completions, seconds)`
+    after each policy call, `on_episode(record)` when an episode finishes."""
     if isinstance(policy, str):
         kwargs = dict(policy_kwargs or {})
         if kwargs.pop("action_tokens", False):
@@ -186,5 +194,5 @@ def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[
     if not task_ids or not seeds:
         raise ValueError("evaluate_llm needs at least one task id and one seed")
     records = run_rollouts(policy, episodes_for(list(task_ids), seeds), _harness(harness), _sampling(sampling),
-                           out_path, max_turns=max_turns, on_episode=on_episode)
+                           out_path, max_turns=max_turns, opponents=opponents, on_episode=on_episode)
     return LLMEvalResult(summarize(records), records)

@@ -1,19 +1,31 @@
-"""The batched multi-turn rollout engine for text policies.
+"""The batched multi-turn rollout engine for text policies, single-agent and multi-seat.
 
 `run_rollouts(policy, episodes, harness, sampling)` plays N episodes (any mix of tasks) as one
-batch, turn by turn:
+batch, turn by turn, in phases (`_Rollout`):
 
-1. env states stay batched on device, one batch per task (states of different tasks have
-   different shapes); each task has a jit(vmap) step and render;
-2. only the active episodes' frames become text (`render_batch`), and their prompts are built by
-   the harness (`system_prompt`, `turn_message` with a history window, a `memory` block);
-3. the policy is called ONCE per turn for all active episodes of all tasks;
-4. completions are parsed (`parse_action`: a failed parse is NO_ACTION, counted, never retried);
-5. every task batch steps (finished episodes are frozen by the env shell); with the `memory`
-   harness, one more batched call asks each still-running episode for its new notes.
+1. observe: env states stay batched on device, one batch per task (states of different tasks
+   have different shapes) with a jit(vmap) step and render; each running episode's seat to move
+   comes from `env.to_play` (always 0 for single-agent tasks). A seat held by an array player
+   gets its action on device; a seat held by a text policy gets its own view rendered
+   (`env.render(state, params, seat)`, only what that seat may see) and turned into text;
+2. prompt: each text seat's prompt comes from its own system prompt, view, history window and
+   memory block (the harness); nothing of another seat's text enters it;
+3. sample: each text policy is called ONCE per turn for all the seats it holds to move, over all
+   episodes of all tasks;
+4. parse: `parse_action` (a failed parse is NO_ACTION, counted, never retried);
+5. step: every task batch steps (finished episodes are frozen by the env shell); each seat's
+   reward goes to that seat's latest turn. With the `memory` harness, one more batched call asks
+   each text seat that just moved (episode still running) for its new notes;
+6. record: a finished episode yields one EpisodeRecord per text seat (rl/trajectory.py).
 
-Keys: reset from `reset_key(seed)`, turn t from `step_key(seed, t)`, so an episode is a function
-of (task, seed, actions) and `glyphjax.replay(env, seed, record.actions)` reproduces its rewards.
+Seats (multi-seat tasks): `policy` plays every seat that `opponents` does not name. `opponents`
+maps a seat to another text `Policy` or to an `ArrayPlayer` (e.g. random legal, scripted,
+minimax); pass one mapping for every episode or a sequence with one mapping per episode.
+Single-agent tasks take no opponents.
+
+Keys: reset from `reset_key(seed)`, turn t from `step_key(seed, t)`, array players from
+`policy_key(seed, t)`, so an episode is a function of (task, seed, actions) and
+`glyphjax.replay(env, seed, record.replay_actions)` reproduces its rewards.
 
 Context guard: a prompt must leave room for `max_new_tokens` within the model's max length
 (`policy.max_model_len`, or the `max_model_len` argument). A cheap byte bound clears most prompts
@@ -29,14 +41,14 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence, Union
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from glyphjax.core.registry import make
-from glyphjax.core.rollout import reset_key, step_key
+from glyphjax.core.rollout import ArrayPolicy, policy_key, reset_key, step_key
 from glyphjax.core.types import NO_ACTION, Env, Frame
 from glyphjax.harness.parse import OK, TRUNCATED, parse_action
 from glyphjax.harness.prompt import (MEMORY_UPDATE_INSTRUCTION, HarnessConfig, parse_memory,
@@ -52,24 +64,68 @@ TEMPLATE_SLACK_PER_MESSAGE = 16
 TEMPLATE_SLACK = 32
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class ArrayPlayer:
+    """An array policy in a seat: `fn(key, state, params) -> int32 action`, run jitted and vmapped
+    on device with `policy_key(seed, t)`; it sees the state, sends no text and yields no record."""
+
+    fn: ArrayPolicy
+    name: str = "array"
+
+
+Player = Union[Policy, ArrayPlayer]
+Opponents = Union[Mapping[int, Player], Sequence[Mapping[int, Player]], None]
+
+
+def _name(policy: Any) -> str:
+    return getattr(policy, "name", type(policy).__name__)
+
+
+@dataclasses.dataclass
+class _Seat:
+    """One text policy's seat in one episode: its system prompt, conversation, memory, turns."""
+
+    seat: int
+    policy: Policy
+    system: str
+    turns: list = dataclasses.field(default_factory=list)
+    history: list = dataclasses.field(default_factory=list)  # (observation, action shown) pairs
+    memory: str = ""
+    pre_reward: float = 0.0  # reward paid to this seat before its first turn
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    truncations: int = 0
+    context_drops: int = 0
+    context_overflows: int = 0
+
+
 @dataclasses.dataclass
 class _Episode:
     index: int
     task: str
     seed: int
     env: Env
-    system: str
-    turns: list = dataclasses.field(default_factory=list)
-    history: list = dataclasses.field(default_factory=list)  # (observation, action shown) pairs
-    memory: str = ""
+    seats: dict[int, _Seat]  # seats held by text policies
+    arrays: dict[int, ArrayPlayer]  # seats held by array players
+    returns: np.ndarray  # float64[num_players]
+    joint_actions: list = dataclasses.field(default_factory=list)
     done: bool = False
     terminated: bool = False
     truncated: bool = False
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    truncations: int = 0
-    context_drops: int = 0
-    context_overflows: int = 0
+
+
+@dataclasses.dataclass
+class _Move:
+    """A text seat to move this turn, filled in phase by phase."""
+
+    episode: _Episode
+    seat: _Seat
+    observation: str
+    wanted: int = 0  # history pairs the harness asks for
+    shown: int = 0  # history pairs that fit
+    conversation: list | None = None  # None: no call (the prompt did not fit)
+    completion: Completion | None = None
+    turn: TurnRecord | None = None
 
 
 class _TaskBatch:
@@ -79,15 +135,27 @@ class _TaskBatch:
         self.env = env
         self.episodes = episodes
         self.seeds = jnp.asarray(np.array([e.seed for e in episodes], np.uint32))
-        fns = _compiled(env)
-        self._step, self._render = fns["step"], fns["render"]
-        self.states = fns["reset"](self.seeds)
+        self.fns = _compiled(env)
+        self.states = self.fns["reset"](self.seeds)
 
-    def frames(self) -> Frame:
-        return jax.device_get(self._render(self.states))
+    def to_play(self) -> np.ndarray:
+        """int[B]: the seat to move in each episode (all 0 for single-agent tasks)."""
+        if self.env.card.num_players == 1:
+            return np.zeros(len(self.episodes), np.int64)
+        return np.asarray(jax.device_get(self.fns["to_play"](self.states)))
+
+    def frames(self, seats: np.ndarray) -> Frame:
+        """Every episode's frame as seats[j] sees it (one program renders every seat)."""
+        if self.env.card.num_players == 1:
+            return jax.device_get(self.fns["render"](self.states))
+        return jax.device_get(self.fns["render"](self.states, jnp.asarray(seats, jnp.int32)))
+
+    def array_actions(self, t: int, player: ArrayPlayer) -> np.ndarray:
+        act = _array_player(self.env, player)
+        return np.asarray(jax.device_get(act(self.seeds, jnp.int32(t), self.states)))
 
     def step(self, t: int, actions: np.ndarray):
-        self.states, trans = self._step(self.seeds, jnp.int32(t), self.states, jnp.asarray(actions, jnp.int32))
+        self.states, trans = self.fns["step"](self.seeds, jnp.int32(t), self.states, jnp.asarray(actions, jnp.int32))
         return jax.device_get(trans)
 
 
@@ -95,15 +163,33 @@ _COMPILED: dict[int, tuple[Env, dict]] = {}
 
 
 def _compiled(env: Env) -> dict:
-    """jit(vmap) reset/step/render of one env, built once per env (envs are singletons)."""
+    """jit(vmap) reset/step/to_play/render of one env, built once per env (envs are singletons).
+    Multi-seat: `render(states, seats)` draws row j as seats[j] sees it; single-agent: `render(states)`."""
     if id(env) not in _COMPILED:
         params = env.default_params()
-        reset = jax.jit(jax.vmap(lambda seed: env.reset(reset_key(seed), params)))
-        step = jax.jit(jax.vmap(lambda seed, t, s, a: env.step(step_key(seed, t), s, a, params),
-                                in_axes=(0, None, 0, 0)))
-        render = jax.jit(jax.vmap(lambda s: env.render(s, params)))
-        _COMPILED[id(env)] = (env, {"reset": reset, "step": step, "render": render})
+        fns = {"reset": jax.jit(jax.vmap(lambda seed: env.reset(reset_key(seed), params))),
+               "step": jax.jit(jax.vmap(lambda seed, t, s, a: env.step(step_key(seed, t), s, a, params),
+                                        in_axes=(0, None, 0, 0))),
+               "players": {}}
+        if env.card.num_players > 1:
+            fns["to_play"] = jax.jit(jax.vmap(env.to_play))
+            fns["render"] = jax.jit(jax.vmap(lambda s, seat: env.render(s, params, seat)))
+        else:
+            fns["render"] = jax.jit(jax.vmap(lambda s: env.render(s, params)))
+        _COMPILED[id(env)] = (env, fns)
     return _COMPILED[id(env)][1]
+
+
+def _array_player(env: Env, player: ArrayPlayer) -> Callable:
+    """jit(vmap) of an array player over one env's batch: (seeds, t, states) -> int32[B]."""
+    players = _compiled(env)["players"]
+    if id(player) not in players:
+        params = env.default_params()
+
+        def act(seed, t, state):
+            return jnp.asarray(player.fn(policy_key(seed, t), state, params), jnp.int32)
+        players[id(player)] = (player, jax.jit(jax.vmap(act, in_axes=(0, None, 0))))
+    return players[id(player)][1]
 
 
 def _byte_bound(conv: list[dict]) -> int:
@@ -151,146 +237,258 @@ class _ContextGuard:
 
 def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: HarnessConfig | None = None,
                  sampling: SamplingParams | None = None, out_path: str | None = None, *,
+                 opponents: Opponents = None,
                  memory_sampling: SamplingParams | None = None, max_turns: int | None = None,
                  max_model_len: int | None = None,
                  on_episode: Callable[[EpisodeRecord], None] | None = None,
                  timings: dict[str, float] | None = None) -> list[EpisodeRecord]:
-    """Play `episodes` ((task id, seed) pairs) with a text policy; return their records in order.
+    """Play `episodes` ((task id, seed) pairs) with text policies; return their records in order
+    (one per episode for single-agent tasks; one per text seat, by seat, for multi-seat ones).
 
-    `out_path`: append each finished episode to this JSONL file. `max_turns`: stop episodes after
-    this many turns (recorded as truncated) even if the task allows more. `memory_sampling`:
-    sampling for the memory-update calls (default: `sampling`). `timings`: a dict that receives
-    wall seconds per phase (render, prompt, guard, policy, parse, step, memory, write) and `turns`.
+    `opponents`: for multi-seat tasks, seat -> Policy or ArrayPlayer (one mapping, or one per
+    episode); `policy` plays every other seat. `out_path`: append each finished episode's records
+    to this JSONL file. `max_turns`: stop episodes after this many env steps (recorded as
+    truncated). `memory_sampling`: sampling for the memory-update calls (default: `sampling`).
+    `timings`: a dict that receives wall seconds per phase (render, prompt, guard, policy, parse,
+    step, memory, write) and `turns`.
     """
-    clock = _Clock(timings)
     harness = harness or HarnessConfig()
     sampling = sampling or SamplingParams()
-    memory_sampling = memory_sampling or sampling
     if max_turns is not None and max_turns < 1:
         raise ValueError("max_turns must be >= 1")
-    if max_model_len is None:
-        max_model_len = getattr(policy, "max_model_len", None)
-    guard = _ContextGuard(policy, max_model_len, sampling.max_new_tokens)
-    mem_guard = _ContextGuard(policy, max_model_len, memory_sampling.max_new_tokens)
+    eps = _episodes(policy, episodes, _opponents_per_episode(opponents, len(episodes)), harness)
+    run = _Rollout(eps, harness, sampling, memory_sampling or sampling, max_turns, max_model_len,
+                   TrajectoryWriter(out_path) if out_path is not None else None, on_episode, _Clock(timings))
+    return run.play()
 
-    eps: list[_Episode] = []
-    for i, (task, seed) in enumerate(episodes):
+
+def _opponents_per_episode(opponents: Opponents, n: int) -> list[Mapping[int, Player]]:
+    if opponents is None:
+        return [{}] * n
+    if isinstance(opponents, Mapping):
+        return [opponents] * n
+    opponents = list(opponents)
+    if len(opponents) != n:
+        raise ValueError(f"opponents has {len(opponents)} seatings for {n} episodes; pass one mapping "
+                         "(seat -> player) for every episode or one per episode")
+    return opponents
+
+
+def _episodes(policy: Policy, episodes: Sequence[tuple[str, int]], seatings: list[Mapping[int, Player]],
+              harness: HarnessConfig) -> list[_Episode]:
+    """The episodes to play, each with its seats given to text policies and array players."""
+    eps = []
+    for i, ((task, seed), seating) in enumerate(zip(episodes, seatings)):
         env = make(task)
-        if env.card.num_players != 1:
-            raise ValueError(f"{task}: the rollout engine plays single-agent tasks; two-player games "
-                             "need the self-play engine")
+        n = env.card.num_players
         if not 0 <= int(seed) < 2 ** 32:
             raise ValueError(f"{task}: seed {seed} is not in [0, 2**32)")
-        eps.append(_Episode(i, task, int(seed), env, system_prompt(env.card, harness)))
-    by_task: dict[str, list[_Episode]] = {}
-    for e in eps:
-        by_task.setdefault(e.task, []).append(e)
-    batches = [_TaskBatch(group[0].env, group) for group in by_task.values()]
+        if seating and n == 1:
+            raise ValueError(f"{task} is a single-agent task: it takes no opponents (got seats {sorted(seating)})")
+        bad = [s for s in seating if not (isinstance(s, int) and 0 <= s < n)]
+        if bad:
+            raise ValueError(f"{task}: opponent seats {bad} do not exist; the game has seats 0..{n - 1}")
+        odd = [s for s, p in seating.items() if not isinstance(p, ArrayPlayer) and not hasattr(p, "complete")]
+        if odd:
+            raise TypeError(f"{task}: the opponent in seats {odd} is neither a text Policy (with .complete) nor an "
+                            "ArrayPlayer; wrap an array policy as ArrayPlayer(fn, name)")
+        players = [seating.get(s, policy) for s in range(n)]
+        seats = {s: _Seat(s, p, system_prompt(env.card, harness, seat=s if n > 1 else None))
+                 for s, p in enumerate(players) if not isinstance(p, ArrayPlayer)}
+        arrays = {s: p for s, p in enumerate(players) if isinstance(p, ArrayPlayer)}
+        eps.append(_Episode(i, task, int(seed), env, seats, arrays, np.zeros(n)))
+    return eps
 
-    writer = TrajectoryWriter(out_path) if out_path is not None else None
-    policy_name = getattr(policy, "name", type(policy).__name__)
-    records: list[EpisodeRecord | None] = [None] * len(eps)
-    try:
-        t = 0
-        while any(not e.done for e in eps):
-            clock.lap()
-            # 1-2. render the active episodes and build their prompts
-            active: list[tuple[_Episode, str]] = []
-            for batch in batches:
-                rows = [j for j, e in enumerate(batch.episodes) if not e.done]
-                if not rows:
-                    continue
-                frames = batch.frames()
-                sub = Frame(grid=frames.grid[rows], hud=frames.hud[rows], event=frames.event[rows])
-                for j, obs in zip(rows, render_batch(batch.env.card, sub)):
-                    active.append((batch.episodes[j], obs.render()))
-            clock.lap("render")
-            builders = [_prompt_builder(e, obs, harness) for e, obs in active]
-            wanted = [min(harness.history, len(e.history)) for e, _ in active]
-            clock.lap("prompt")
-            fitted = guard.fit(builders, wanted)
-            clock.lap("guard")
 
-            # 3. one policy call for every active episode that fits
-            send = [i for i, (conv, _) in enumerate(fitted) if conv is not None]
-            outs = policy.complete([fitted[i][0] for i in send], dataclasses.replace(sampling, seed=_turn_seed(sampling.seed, t)))
-            if len(outs) != len(send):
-                raise RuntimeError(f"policy {policy_name} returned {len(outs)} completions for {len(send)} prompts")
-            clock.lap("policy")
-            completions: list[Completion | None] = [None] * len(active)
-            for i, c in zip(send, outs):
-                completions[i] = c
+class _Rollout:
+    """One batched run of episodes, played turn by turn in phases (see the module docstring)."""
 
-            # 4. parse
-            pending_turns: dict[int, TurnRecord] = {}
-            actions: dict[int, int] = {}
-            for (e, obs), (conv, k), c, want in zip(active, fitted, completions, wanted):
-                card = e.env.card
-                if c is None:
-                    status, action, name = TRUNCATED, NO_ACTION, None
-                    e.context_overflows += 1
-                    c = Completion("", [], [], [], FINISH_CONTEXT)
+    def __init__(self, eps: list[_Episode], harness: HarnessConfig, sampling: SamplingParams,
+                 memory_sampling: SamplingParams, max_turns: int | None, max_model_len: int | None,
+                 writer: TrajectoryWriter | None, on_episode: Callable | None, clock: "_Clock"):
+        self.eps, self.harness, self.sampling, self.memory_sampling = eps, harness, sampling, memory_sampling
+        self.max_turns, self.writer, self.on_episode, self.clock = max_turns, writer, on_episode, clock
+        by_task: dict[str, list[_Episode]] = {}
+        for e in eps:
+            by_task.setdefault(e.task, []).append(e)
+        self.batches = [_TaskBatch(group[0].env, group) for group in by_task.values()]
+        self.guards: dict[int, tuple[_ContextGuard, _ContextGuard]] = {}
+        for e in eps:
+            for seat in e.seats.values():
+                p = seat.policy
+                if id(p) not in self.guards:
+                    limit = max_model_len if max_model_len is not None else getattr(p, "max_model_len", None)
+                    self.guards[id(p)] = (_ContextGuard(p, limit, sampling.max_new_tokens),
+                                          _ContextGuard(p, limit, memory_sampling.max_new_tokens))
+        self.records: list[list[EpisodeRecord]] = [[] for _ in eps]
+
+    def play(self) -> list[EpisodeRecord]:
+        try:
+            t = 0
+            while any(not e.done for e in self.eps):
+                self.turn(t)
+                t += 1
+        finally:
+            if self.writer is not None:
+                self.writer.close()
+        return [r for recs in self.records for r in recs]
+
+    def turn(self, t: int) -> None:
+        self.clock.lap()
+        moves, actions = self.observe(t)
+        self.clock.lap("render")
+        self.prompt(moves)
+        self.sample(moves, t)
+        self.parse(moves, actions)
+        self.clock.lap("parse")
+        self.step(t, actions)
+        self.clock.lap("step")
+        if self.harness.memory:
+            self.update_memories([m for m in moves if not m.episode.done], t)
+            self.clock.lap("memory")
+        self.record(actions)
+        self.clock.lap("write")
+        self.clock.count("turns")
+
+    # 1. observe ----------------------------------------------------------------------------------
+    def observe(self, t: int) -> tuple[list[_Move], dict[int, int]]:
+        """The text seats to move (with their own views as text) and the array players' actions."""
+        moves: list[_Move] = []
+        actions: dict[int, int] = {}
+        for batch in self.batches:
+            rows = [j for j, e in enumerate(batch.episodes) if not e.done]
+            if not rows:
+                continue
+            to_play = batch.to_play()
+            text_rows: list[int] = []
+            by_player: dict[int, tuple[ArrayPlayer, list[int]]] = {}
+            for j in rows:
+                e, s = batch.episodes[j], int(to_play[j])
+                if s in e.arrays:
+                    by_player.setdefault(id(e.arrays[s]), (e.arrays[s], []))[1].append(j)
                 else:
-                    p = parse_action(c.text, card.actions, truncated=c.truncated)
-                    status, action = p.status, p.action
-                    name = card.actions[action] if p.ok else None
-                    e.prompt_tokens += len(c.prompt_ids)
-                    e.completion_tokens += len(c.completion_ids)
-                    e.truncations += int(c.truncated)
-                e.context_drops += want - k
-                actions[e.index] = action
-                pending_turns[e.index] = TurnRecord(
-                    t=t, observation=obs, history_shown=k, history_dropped=want - k,
-                    prompt_ids=list(c.prompt_ids), completion_ids=list(c.completion_ids),
-                    logprobs=[float(x) for x in c.logprobs], completion=c.text,
-                    finish_reason=c.finish_reason, parse_status=status, action=action, action_name=name,
-                    reward=0.0, terminated=False, truncated=False,
-                    prompt_tokens=len(c.prompt_ids), completion_tokens=len(c.completion_ids),
-                    memory=e.memory if harness.memory else None)
-                e.history.append((obs, name if name is not None else f"(no action: {status})"))
+                    text_rows.append(j)
+            for player, js in by_player.values():
+                acts = batch.array_actions(t, player)
+                actions.update({batch.episodes[j].index: int(acts[j]) for j in js})
+            if text_rows:
+                frames = jax.tree.map(lambda x: x[np.asarray(text_rows)], batch.frames(to_play))
+                for j, obs in zip(text_rows, render_batch(batch.env.card, frames)):
+                    e = batch.episodes[j]
+                    moves.append(_Move(e, e.seats[int(to_play[j])], obs.render()))
+        return moves, actions
 
-            clock.lap("parse")
-            # 5. step every task batch
-            for batch in batches:
-                if not any(e.index in pending_turns for e in batch.episodes):
-                    continue  # every episode of this task has finished: nothing to step
-                acts = np.array([actions.get(e.index, NO_ACTION) for e in batch.episodes], np.int32)
-                trans = batch.step(t, acts)
-                for j, e in enumerate(batch.episodes):
-                    if e.index not in pending_turns:
-                        continue
-                    turn = pending_turns[e.index]
-                    turn.reward = float(trans.reward[j])
-                    turn.terminated = bool(trans.terminated[j])
-                    turn.truncated = bool(trans.truncated[j])
-                    e.turns.append(turn)
-                    cut = max_turns is not None and len(e.turns) >= max_turns
-                    if turn.terminated or turn.truncated or cut:
-                        e.done, e.terminated = True, turn.terminated
-                        e.truncated = turn.truncated or (cut and not turn.terminated)
+    # 2. prompt -----------------------------------------------------------------------------------
+    def prompt(self, moves: list[_Move]) -> None:
+        """Each move's conversation, with as much of its seat's history as fits its policy's context."""
+        for m in moves:
+            m.wanted = min(self.harness.history, len(m.seat.history))
+        self.clock.lap("prompt")
+        for policy_id, group in _by_policy(moves).items():
+            builders = [_prompt_builder(m.seat, m.observation, self.harness) for m in group]
+            for m, (conv, k) in zip(group, self.guards[policy_id][0].fit(builders, [m.wanted for m in group])):
+                m.conversation, m.shown = conv, k
+        self.clock.lap("guard")
 
-            clock.lap("step")
-            # memory harness: a separate batched call for the episodes still running
-            if harness.memory:
-                _update_memories(policy, [(e, pending_turns[e.index]) for e, _ in active if not e.done],
-                                 harness, memory_sampling, mem_guard, t)
-                clock.lap("memory")
+    # 3. sample -----------------------------------------------------------------------------------
+    def sample(self, moves: list[_Move], t: int) -> None:
+        """One call per text policy for all its moves whose prompt fits."""
+        sampling = dataclasses.replace(self.sampling, seed=_turn_seed(self.sampling.seed, t))
+        for group in _by_policy(moves).values():
+            send = [m for m in group if m.conversation is not None]
+            if not send:
+                continue
+            policy = send[0].seat.policy
+            outs = policy.complete([m.conversation for m in send], sampling)
+            if len(outs) != len(send):
+                raise RuntimeError(f"policy {_name(policy)} returned {len(outs)} completions for {len(send)} prompts")
+            for m, c in zip(send, outs):
+                m.completion = c
+        self.clock.lap("policy")
 
-            for e, _ in active:
-                if e.done:
-                    rec = _episode_record(e, harness, policy_name)
-                    records[e.index] = rec
-                    if writer is not None:
-                        writer.write(rec)
-                    if on_episode is not None:
-                        on_episode(rec)
-            clock.lap("write")
-            clock.count("turns")
-            t += 1
-    finally:
-        if writer is not None:
-            writer.close()
-    return records  # type: ignore[return-value]
+    # 4. parse ------------------------------------------------------------------------------------
+    def parse(self, moves: list[_Move], actions: dict[int, int]) -> None:
+        """Each completion -> action and a new turn of its seat (reward added by `step`)."""
+        for m in moves:
+            e, seat, c = m.episode, m.seat, m.completion
+            card = e.env.card
+            if c is None:
+                status, action, name = TRUNCATED, NO_ACTION, None
+                seat.context_overflows += 1
+                c = Completion("", [], [], [], FINISH_CONTEXT)
+            else:
+                p = parse_action(c.text, card.actions, truncated=c.truncated)
+                status, action = p.status, p.action
+                name = card.actions[action] if p.ok else None
+                seat.prompt_tokens += len(c.prompt_ids)
+                seat.completion_tokens += len(c.completion_ids)
+                seat.truncations += int(c.truncated)
+            seat.context_drops += m.wanted - m.shown
+            actions[e.index] = action
+            m.turn = TurnRecord(
+                t=len(e.joint_actions), observation=m.observation, history_shown=m.shown,
+                history_dropped=m.wanted - m.shown, prompt_ids=list(c.prompt_ids),
+                completion_ids=list(c.completion_ids), logprobs=[float(x) for x in c.logprobs],
+                completion=c.text, finish_reason=c.finish_reason, parse_status=status, action=action,
+                action_name=name, reward=0.0, terminated=False, truncated=False,
+                prompt_tokens=len(c.prompt_ids), completion_tokens=len(c.completion_ids),
+                memory=seat.memory if self.harness.memory else None, seat=seat.seat)
+            seat.turns.append(m.turn)
+            seat.history.append((m.observation, name if name is not None else f"(no action: {status})"))
+
+    # 5. step -------------------------------------------------------------------------------------
+    def step(self, t: int, actions: dict[int, int]) -> None:
+        """Step every task batch with a running episode; pay each seat's reward to its latest turn."""
+        for batch in self.batches:
+            if not any(e.index in actions for e in batch.episodes):
+                continue  # every episode of this task has finished: nothing to step
+            acts = np.array([actions.get(e.index, NO_ACTION) for e in batch.episodes], np.int32)
+            trans = batch.step(t, acts)
+            for j, e in enumerate(batch.episodes):
+                if e.index in actions:
+                    self._settle(e, actions[e.index], np.atleast_1d(trans.reward[j]),
+                                 bool(trans.terminated[j]), bool(trans.truncated[j]))
+
+    def _settle(self, e: _Episode, action: int, reward: np.ndarray, terminated: bool, truncated: bool) -> None:
+        e.joint_actions.append(action)
+        e.returns += reward
+        for seat in e.seats.values():
+            if seat.turns:
+                seat.turns[-1].reward += float(reward[seat.seat])
+            else:
+                seat.pre_reward += float(reward[seat.seat])
+        cut = self.max_turns is not None and len(e.joint_actions) >= self.max_turns
+        if terminated or truncated or cut:
+            e.done, e.terminated = True, terminated
+            e.truncated = truncated or (cut and not terminated)
+            for seat in e.seats.values():
+                if seat.turns:
+                    seat.turns[-1].terminated, seat.turns[-1].truncated = terminated, truncated
+
+    # 6. memory -----------------------------------------------------------------------------------
+    def update_memories(self, moves: list[_Move], t: int) -> None:
+        for policy_id, group in _by_policy(moves).items():
+            _update_memories(group[0].seat.policy, [(m.seat, m.turn) for m in group], self.harness,
+                             self.memory_sampling, self.guards[policy_id][1], t)
+
+    # 7. record -----------------------------------------------------------------------------------
+    def record(self, actions: dict[int, int]) -> None:
+        """Records of the episodes that finished this turn, written and handed on at once."""
+        for i in sorted(i for i in actions if self.eps[i].done):
+            e = self.eps[i]
+            self.records[i] = [_episode_record(e, seat, self.harness) for _, seat in sorted(e.seats.items())]
+            for rec in self.records[i]:
+                if self.writer is not None:
+                    self.writer.write(rec)
+                if self.on_episode is not None:
+                    self.on_episode(rec)
+
+
+def _by_policy(moves: list[_Move]) -> dict[int, list[_Move]]:
+    groups: dict[int, list[_Move]] = {}
+    for m in moves:
+        groups.setdefault(id(m.seat.policy), []).append(m)
+    return groups
 
 
 class _Clock:
@@ -317,62 +515,69 @@ def _turn_seed(seed: int, t: int) -> int:
     return (seed * 1_000_003 + t * 7_919) % (2 ** 31)
 
 
-def _prompt_builder(e: _Episode, obs: str, harness: HarnessConfig) -> Callable[[int], list[dict]]:
-    memory = e.memory if harness.memory else None
+def _prompt_builder(seat: _Seat, obs: str, harness: HarnessConfig) -> Callable[[int], list[dict]]:
+    """history count -> the seat's conversation: its system prompt and this turn's message."""
+    memory = seat.memory if harness.memory else None
 
     def build(k: int) -> list[dict]:
-        history = e.history[len(e.history) - k:] if k else []
-        return [{"role": "system", "content": e.system},
+        history = seat.history[len(seat.history) - k:] if k else []
+        return [{"role": "system", "content": seat.system},
                 {"role": "user", "content": turn_message(obs, history, memory)}]
     return build
 
 
-def _update_memories(policy: Policy, items: list[tuple[_Episode, TurnRecord]], harness: HarnessConfig,
+def _update_memories(policy: Policy, items: list[tuple[_Seat, TurnRecord]], harness: HarnessConfig,
                      sampling: SamplingParams, guard: _ContextGuard, t: int) -> None:
-    """Ask each episode's model for its new notes: [system, the turn's user message, its reply,
+    """Ask each seat's model for its new notes: [system, the turn's user message, its reply,
     the update instruction] -> the last <memory> block (unchanged memory if none)."""
     if not items:
         return
 
-    def builder(e: _Episode, turn: TurnRecord):
+    def builder(seat: _Seat, turn: TurnRecord):
         def build(k: int) -> list[dict]:
-            history = e.history[len(e.history) - 1 - k:-1] if k else []
-            return [{"role": "system", "content": e.system},
-                    {"role": "user", "content": turn_message(turn.observation, history, e.memory)},
+            history = seat.history[len(seat.history) - 1 - k:-1] if k else []
+            return [{"role": "system", "content": seat.system},
+                    {"role": "user", "content": turn_message(turn.observation, history, seat.memory)},
                     {"role": "assistant", "content": turn.completion},
                     {"role": "user", "content": MEMORY_UPDATE_INSTRUCTION}]
         return build
 
-    fitted = guard.fit([builder(e, turn) for e, turn in items], [turn.history_shown for _, turn in items])
+    fitted = guard.fit([builder(seat, turn) for seat, turn in items], [turn.history_shown for _, turn in items])
     send = [i for i, (conv, _) in enumerate(fitted) if conv is not None]
-    outs = policy.complete([fitted[i][0] for i in send],
+    outs = [] if not send else policy.complete([fitted[i][0] for i in send],
                            dataclasses.replace(sampling, seed=_turn_seed(sampling.seed + 1, t)))
-    for i, (e, turn) in enumerate(items):
+    for i, (seat, turn) in enumerate(items):
         if fitted[i][0] is None:
-            e.context_overflows += 1
+            seat.context_overflows += 1
     for i, c in zip(send, outs):
-        e, turn = items[i]
+        seat, turn = items[i]
         turn.memory_update = CallRecord(list(c.prompt_ids), list(c.completion_ids),
                                         [float(x) for x in c.logprobs], c.text, c.finish_reason)
-        e.memory = parse_memory(c.text, e.memory, harness.memory_chars)
-        e.prompt_tokens += len(c.prompt_ids)
-        e.completion_tokens += len(c.completion_ids)
+        seat.memory = parse_memory(c.text, seat.memory, harness.memory_chars)
+        seat.prompt_tokens += len(c.prompt_ids)
+        seat.completion_tokens += len(c.completion_ids)
         turn.prompt_tokens += len(c.prompt_ids)
         turn.completion_tokens += len(c.completion_ids)
-        e.truncations += int(c.truncated)
+        seat.truncations += int(c.truncated)
 
 
-def _episode_record(e: _Episode, harness: HarnessConfig, policy_name: str) -> EpisodeRecord:
+def _episode_record(e: _Episode, seat: _Seat, harness: HarnessConfig) -> EpisodeRecord:
+    """The trajectory of one text seat (the whole episode for single-agent tasks)."""
     counts: dict[str, int] = {}
-    for turn in e.turns:
+    for turn in seat.turns:
         counts[turn.parse_status] = counts.get(turn.parse_status, 0) + 1
+    multi = e.env.card.num_players > 1
+    players = {**{s: _name(p.policy) for s, p in e.seats.items()}, **{s: p.name for s, p in e.arrays.items()}}
     return EpisodeRecord(
-        task=e.task, seed=e.seed, harness=harness.name, policy=policy_name, system_prompt=e.system,
-        turns=e.turns, episode_return=float(sum(turn.reward for turn in e.turns)), length=len(e.turns),
-        terminated=e.terminated, truncated=e.truncated, prompt_tokens=e.prompt_tokens,
-        completion_tokens=e.completion_tokens,
+        task=e.task, seed=e.seed, harness=harness.name, policy=_name(seat.policy), system_prompt=seat.system,
+        turns=seat.turns, episode_return=seat.pre_reward + sum(turn.reward for turn in seat.turns),
+        length=len(seat.turns), terminated=e.terminated, truncated=e.truncated,
+        prompt_tokens=seat.prompt_tokens, completion_tokens=seat.completion_tokens,
         parse_failures=sum(n for s, n in counts.items() if s != OK), parse_status_counts=counts,
-        truncations=e.truncations, context_drops=e.context_drops, context_overflows=e.context_overflows)
+        truncations=seat.truncations, context_drops=seat.context_drops, context_overflows=seat.context_overflows,
+        seat=seat.seat, joint_actions=list(e.joint_actions) if multi else None,
+        returns=[float(r) for r in e.returns] if multi else None,
+        seat_policies=[players[s] for s in range(len(players))] if multi else None)
 
 
 def episodes_for(task_ids: Sequence[str], seeds: Sequence[int]) -> list[tuple[str, int]]:
@@ -380,5 +585,5 @@ def episodes_for(task_ids: Sequence[str], seeds: Sequence[int]) -> list[tuple[st
     return [(task, int(seed)) for task in task_ids for seed in seeds]
 
 
-__all__ = ["FINISH_CONTEXT", "run_rollouts", "episodes_for"]
+__all__ = ["FINISH_CONTEXT", "ArrayPlayer", "Player", "run_rollouts", "episodes_for"]
 

@@ -69,8 +69,8 @@ def _get(cfg: Any, path: str, default: Any = None) -> Any:
 def eval_overrides(cfg: dict, task_ids: Sequence[str], model_dir: Path | str, out: Path | str) -> list[str]:
     """`glyphjax-eval` arguments that play the trainer's held-out evaluation with the model in
     `model_dir`: the trainer's tasks, seeds, harness and evaluation sampling (rl/trainer.py evaluate)."""
-    temperature = _get(cfg, "eval.temperature", _get(cfg, "rl.temperature", 1.0))
-    max_new = _get(cfg, "rl.max_new_tokens") or _get(cfg, "policy.max_new_tokens", 256)
+    temperature = _get(cfg, "eval.temperature", _get(cfg, "policy.temperature", 1.0))
+    max_new = _get(cfg, "policy.max_new_tokens", 4096)
     h = cfg.get("harness") or {}
     return ["policy=local", f"model={model_dir}", f"tasks.ids=[{','.join(task_ids)}]",
             f"seeds={int(_get(cfg, 'eval.seeds', 4))}", f"harness={h.get('name', 'basic')}",

@@ -5,7 +5,9 @@ on distinct training seeds (rl/seeds.py: per-task cursors from TRAIN_SEEDS_START
 the evaluation range); tasks are taken in turn from the configured task set (a task cursor).
 All K*G episodes are played in one batched call of the rollout engine (rl.rollout.run_rollouts);
 every turn of every episode becomes one training sample (its exact prompt ids + sampled
-completion ids + sampler log-probs) carrying its episode's advantage. Budget: rl.rollout_budget
+completion ids + sampler log-probs) carrying its episode's advantage. Multi-seat tasks (rl/seating.py):
+`rl.opponent` seats the policy against itself or an array player, `rl.train_seats` picks the seats
+whose turns are trained, and advantages are grouped per (group, seat). Budget: rl.rollout_budget
 B gives B / (G*K) updates. After each update the sampler gets the new weights:
 `local` in memory (LocalPolicy.update_model), `vllm` through HF safetensors written with
 rl.models.hf_io and pause / reload_weights / resume on the server (the weight version is logged).
@@ -37,8 +39,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from rl import checkpoint as ckpt
+from rl import seating
 from rl import seeds as seedlib
-from rl.advantages import ESTIMATORS, EpisodeBatch, make_estimator
+from rl.advantages import ESTIMATORS, make_estimator
 from rl.losses import LOSSES
 from rl.policies.base import Completion, FINISH_STOP, SamplingParams
 from rl.policies.vllm import PolicyServerError  # stdlib-only client module: cheap to import
@@ -73,6 +76,8 @@ class Plan:
     out_dir: Path
     ckpt_dir: Path
     resume_step: int | None
+    opponent: str = "self"  # multi-seat tasks: rl.opponent
+    train_seats: tuple[int, ...] | None = None  # multi-seat tasks: rl.train_seats (None = all)
 
 
 def validate(cfg: Any) -> Plan:
@@ -111,6 +116,7 @@ def validate(cfg: Any) -> Plan:
         ids = task_ids(list(ids_cfg))
     except UnknownTaskError as e:
         raise ConfigError(f"tasks.ids: {e}") from None
+    opponent, train_seats = _seating(cfg, ids)
     policy = _get(cfg, "policy.name")
     if policy not in POLICIES:
         raise ConfigError(f"policy={policy!r} cannot be trained; use policy=local or policy=vllm")
@@ -139,7 +145,19 @@ def validate(cfg: Any) -> Plan:
                 client.close()
         except PolicyServerError as e:
             raise ConfigError(f"vLLM server at {url} is not usable: {e}") from None
-    return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step)
+    return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step, opponent, train_seats)
+
+
+def _seating(cfg: Any, ids: list[str]) -> tuple[str, tuple[int, ...] | None]:
+    """rl.opponent and rl.train_seats (and eval.opponent), checked against the task set."""
+    try:
+        train_seats = seating.parse_train_seats(_get(cfg, "rl.train_seats", "all"))
+        opponent = _get(cfg, "rl.opponent", "self")
+        seating.check_seating(ids, opponent, train_seats)
+        seating.check_seating(ids, _get(cfg, "eval.opponent", opponent), train_seats, key="eval.opponent")
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    return opponent, train_seats
 
 
 def _check_model(cfg: Any) -> None:
@@ -290,9 +308,13 @@ def _to_container(cfg: Any) -> Any:
 def _fingerprint(cfg: dict) -> dict:
     """Config fields a resumed run must share with the original."""
     rl = cfg.get("rl", {})
-    return {"tasks": list(cfg.get("tasks", {}).get("ids", [])), "group_size": rl.get("group_size"),
-            "groups_per_update": rl.get("groups_per_update"), "loss": rl.get("loss"), "lr": rl.get("lr"),
-            "seed": cfg.get("seed", 0)}
+    fp = {"tasks": list(cfg.get("tasks", {}).get("ids", [])), "group_size": rl.get("group_size"),
+          "groups_per_update": rl.get("groups_per_update"), "loss": rl.get("loss"), "lr": rl.get("lr"),
+          "seed": cfg.get("seed", 0)}
+    seats = {"opponent": rl.get("opponent", "self"), "train_seats": rl.get("train_seats", "all")}
+    if seats != {"opponent": "self", "train_seats": "all"}:  # defaults stay out: older checkpoints resume
+        fp.update(seats)
+    return fp
 
 
 class Trainer:
@@ -429,23 +451,26 @@ class Trainer:
         return groups
 
     def collect(self, groups, update_seed: int):
+        """Play the update's groups; one record per episode and text seat (rl/rollout.py)."""
         from rl.rollout import run_rollouts
         episodes = [(task, s) for task, seeds in groups for s in seeds]
+        positions = [j for _, seeds in groups for j in range(len(seeds))]
         if hasattr(self.policy, "_calls"):
             self.policy._calls = 0  # LocalPolicy keys fold in a call counter: reset so resumed runs match
         sampling = dataclasses.replace(self.sampling, seed=update_seed)
         max_turns = _get(self.cfg, "rl.max_turns")
         return run_rollouts(self.policy, episodes, self.harness, sampling,
+                            opponents=seating.seatings(episodes, positions, self.plan.opponent, self.plan.train_seats),
                             max_turns=int(max_turns) if max_turns else None)
 
-    def samples_from(self, records, groups) -> tuple[list[Sample], np.ndarray]:
-        group_of = np.repeat(np.arange(len(groups)), [len(s) for _, s in groups])
-        batch = EpisodeBatch(returns=np.array([r.episode_return for r in records]), group=group_of,
-                             descriptor=[{"task": r.task} for r in records])
-        adv = self.estimator(batch)
+    def samples_from(self, records, groups) -> tuple[list[Sample], np.ndarray, list]:
+        """Training samples of the trained seats' turns, their records' advantages (grouped per
+        (group, seat)) and those records."""
+        records = [r for r in records if seating.trained(r, self.plan.train_seats)]
+        adv = seating.seat_advantages(records, groups, self.estimator)
         samples = [Sample(t.prompt_ids, t.completion_ids, t.logprobs, float(adv[i]), i)
                    for i, r in enumerate(records) for t in r.turns if t.completion_ids]
-        return samples, adv
+        return samples, adv, records
 
     def train_update(self) -> dict:
         c, p = self.cfg, self.plan
@@ -453,7 +478,7 @@ class Trainer:
         t0 = time.perf_counter()
         records = self.collect(groups, update_seed=int(c.get("seed", 0)) * 1_000_003 + self.update)
         t1 = time.perf_counter()
-        samples, adv = self.samples_from(records, groups)
+        samples, adv, records = self.samples_from(records, groups)
         rl = c["rl"]
         metrics = {}
         if samples:
@@ -468,12 +493,13 @@ class Trainer:
         rec = {"kind": "train", "update": self.update, "num_updates": p.num_updates,
                "rollouts": self.update * p.group_size * p.groups_per_update, "weight_version": self.weight_version,
                "tasks": [t for t, _ in groups], "returns": returns, "return_mean": float(np.mean(returns)),
+               **_seat_returns(records),
                "length_mean": float(np.mean([r.length for r in records])),
                "prompt_tokens": int(sum(r.prompt_tokens for r in records)),
                "completion_tokens": int(sum(r.completion_tokens for r in records)),
                "parse_failures": int(sum(r.parse_failures for r in records)),
                "truncations": int(sum(r.truncations for r in records)), "samples": len(samples),
-               "adv_abs_mean": float(np.mean(np.abs(adv))),
+               "adv_abs_mean": float(np.mean(np.abs(adv))) if len(adv) else 0.0,
                "loss": metrics.get("loss", 0.0), "grad_norm": metrics.get("grad_norm", 0.0),
                "masked_token_frac": metrics.get("masked_token_frac", 0.0),
                "logp_mismatch": metrics.get("logp_mismatch", 0.0), "ratio_mean": metrics.get("ratio_mean", 1.0),
@@ -489,19 +515,27 @@ class Trainer:
         n = int(_get(self.cfg, "eval.seeds", 4))
         repeats = int(_get(self.cfg, "eval.repeats", 1))
         seeds = seedlib.eval_seeds(n)
+        opponents = self._eval_opponents([int(s) for s in seeds for _ in range(repeats)])
         sampling = dataclasses.replace(self.sampling, seed=int(_get(self.cfg, "eval.sampling_seed", 12345)),
                                        temperature=float(_get(self.cfg, "eval.temperature", self.sampling.temperature)))
         records = evaluate_per_task(self.policy, self.plan.task_ids, seeds, self.harness, sampling, repeats=repeats,
-                                    max_turns=_get(self.cfg, "rl.max_turns"))
+                                    max_turns=_get(self.cfg, "rl.max_turns"), opponents=opponents)
+        records = [r for r in records if seating.trained(r, self.plan.train_seats)]
         per_task: dict[str, list[float]] = {}
         for r in records:
             per_task.setdefault(r.task, []).append(float(r.episode_return))
         rec = {"kind": "eval", "update": self.update, "weight_version": self.weight_version,
                "return_mean": float(np.mean([np.mean(v) for v in per_task.values()])),  # tasks weighted equally
-               "per_task": {k: float(np.mean(v)) for k, v in per_task.items()}, "episodes": len(records),
-               "returns": [float(r.episode_return) for r in records]}
+               "per_task": {k: float(np.mean(v)) for k, v in per_task.items()},
+               "episodes": len(self.plan.task_ids) * n * repeats, "returns": [float(r.episode_return) for r in records]}
         self.log.write(rec)
         return rec
+
+    def _eval_opponents(self, episode_seeds: list[int]) -> dict:
+        """Per task, the seating of each held-out episode against `eval.opponent` (multi-seat tasks)."""
+        opponent = _get(self.cfg, "eval.opponent", self.plan.opponent)
+        return {t: seating.seatings([(t, s) for s in episode_seeds], range(len(episode_seeds)), opponent,
+                                    self.plan.train_seats) for t in self.plan.task_ids}
 
     def run(self, stop_after: int | None = None) -> list[dict]:
         """Train until the budget is spent (or `stop_after` more updates, to simulate preemption)."""
@@ -534,6 +568,17 @@ class Trainer:
                  f"no checkpoint was written yet ({self.plan.ckpt_dir}); restart the server and start again")
         return PolicyServerError(f"training stopped with {self.update} of {self.plan.num_updates} updates done (weight "
                                  f"version {self.weight_version}): the policy server failed: {e}. {where}")
+
+
+def _seat_returns(records) -> dict:
+    """{"seats": seat per entry of `returns`, "return_by_seat": {seat: mean}} when a multi-seat
+    game was trained, else nothing (single-agent metrics lines stay as they were)."""
+    if all(r.returns is None for r in records):
+        return {}
+    by_seat: dict[str, list[float]] = {}
+    for r in records:
+        by_seat.setdefault(str(r.seat), []).append(float(r.episode_return))
+    return {"seats": [r.seat for r in records], "return_by_seat": {k: float(np.mean(v)) for k, v in sorted(by_seat.items())}}
 
 
 def train(cfg: Any) -> list[dict]:

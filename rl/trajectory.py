@@ -9,6 +9,14 @@ sampled completion token ids and their sampling log-probs, the completion text, 
 and action, the reward and done flags, and the observation text (plus, for the `memory` harness,
 the memory shown and the memory-update call with its own tokens). The system prompt is stored once
 per episode; a turn's user message is `turn_message(observation, last history_shown turns, memory)`.
+
+Multi-seat games: one record per seat played by a text policy (`seat`). Its `turns` are that
+seat's turns only (`t` = the env step of the turn), each with the seat's own view and tokens; a
+turn's `reward` is what the seat received from its move until its next turn (the other seats'
+replies included), so `return` = the seat's return = the sum of its turn rewards (plus any reward
+paid before its first turn). `joint_actions` (every seat's action in step order) replays the
+episode; `returns` holds every seat's return. Single-agent records have `seat` 0 and leave these
+three fields null, so their lines read as before.
 """
 
 from __future__ import annotations
@@ -55,6 +63,7 @@ class TurnRecord:
     completion_tokens: int = 0  # len(completion_ids) + the memory update's completion
     memory: str | None = None  # the memory block shown this turn (memory harness)
     memory_update: CallRecord | None = None  # the separate memory-update call after this turn
+    seat: int = 0  # the seat that moved this turn (0 for single-agent tasks)
 
 
 @dataclasses.dataclass
@@ -77,6 +86,11 @@ class EpisodeRecord:
     context_drops: int  # history pairs dropped by the context-length guard, summed over turns
     context_overflows: int  # turns whose prompt could not fit even without history (no call)
     schema: int = SCHEMA_VERSION
+    seat: int = 0  # whose trajectory this is: `turns` are this seat's turns, the return its return
+    # multi-seat games only (None for single-agent tasks):
+    joint_actions: list[int] | None = None  # every seat's action in step order (what replay needs)
+    returns: list[float] | None = None  # every seat's return
+    seat_policies: list[str] | None = None  # who played each seat (policy or array-player name)
 
     @property
     def actions(self) -> list[int]:
@@ -85,6 +99,11 @@ class EpisodeRecord:
     @property
     def rewards(self) -> list[float]:
         return [turn.reward for turn in self.turns]
+
+    @property
+    def replay_actions(self) -> list[int]:
+        """The actions that replay the whole episode: every seat's in step order."""
+        return list(self.joint_actions) if self.joint_actions is not None else self.actions
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: field names as here, except `episode_return` is written as "return"."""

@@ -4,13 +4,21 @@ For each task: random vmapped play over many episodes stays in bounds (return wi
 range inside [-1, 1], length <= max_steps <= 512, finite rewards); truncation never coincides with
 termination; stepping a finished episode changes nothing; replaying recorded actions reproduces
 the vmapped run bit for bit; every glyph on screen has a legend entry; glyph meanings are unique
-within a suite; NO_ACTION and bad action indices behave as documented.
+within a suite; NO_ACTION and bad action indices behave as documented; reset, step and render
+each trace once (a step fed its own output state does not retrace); every state leaf, Transition
+field and Frame field has a documented dtype and no weak type.
+
+Multi-seat games (card.num_players > 1) also: under random legal self-play the legal mask is never
+empty while playing, to_play is a seat, zero-sum rewards sum to 0 on every step, every seat's view
+draws only legend glyphs, and perturbing one seat's private state (`perturb_private`) leaves every
+other seat's whole text byte-identical.
 
 GLYPHJAX_PROPERTY_EPISODES sets the number of random episodes per task (default 10,000).
 """
 
 from __future__ import annotations
 
+import collections
 import os
 
 import jax
@@ -21,10 +29,15 @@ import pytest
 import glyphjax
 from glyphjax.core.rollout import random_policy, replay
 from glyphjax.render.text import glyph_presence, hud_strings, render_batch
+from tests.seat_checks import hidden_information_leaks, multi_seat_ids, random_legal_play
 
 EPISODES = int(os.environ.get("GLYPHJAX_PROPERTY_EPISODES", "10000"))
 ALL = glyphjax.all_ids()
 BATCH = 64  # one batch size for every batched check, so each task compiles its programs once
+MULTI_SEAT = multi_seat_ids()
+# Documented dtypes of state leaves: bool, int32, uint32, float32, and narrow integers for compact
+# storage (Snake's body, Ski's course). No 64-bit or half-precision leaves, no weak types.
+STATE_DTYPES = {np.dtype(d) for d in ("bool", "int8", "int16", "uint8", "uint16", "int32", "uint32", "float32")}
 
 
 def _random_results(env):
@@ -38,13 +51,26 @@ class Batched:
 
     def __init__(self, env):
         params = env.default_params()
-        self.reset = jax.jit(jax.vmap(lambda s: env.reset(glyphjax.reset_key(s), params)))
-        self.render = jax.jit(jax.vmap(lambda s: env.render(s, params)))
+        self.traces = collections.Counter()  # how often each program was traced
 
+        def reset(seeds):
+            self.traces["reset"] += 1
+            return jax.vmap(lambda s: env.reset(glyphjax.reset_key(s), params))(seeds)
+
+        def render(states):
+            self.traces["render"] += 1
+            return jax.vmap(lambda s: env.render(s, params))(states)
+
+        def render_seat(states, seat):
+            self.traces["render_seat"] += 1
+            return jax.vmap(lambda s: env.render(s, params, seat))(states)
+
+        self.reset, self.render, self.render_seat = jax.jit(reset), jax.jit(render), jax.jit(render_seat)
         n_actions = env.card.num_actions
 
         def step(seeds, t, states, actions):
             """Step every env at turn t; actions < -1 are replaced by uniformly random ones."""
+            self.traces["step"] += 1
             keys = jax.vmap(lambda s: glyphjax.step_key(s, t))(seeds)
             rand = jax.vmap(lambda s: jax.random.randint(glyphjax.step_key(s + 7777, t), (), 0, n_actions))(seeds)
             actions = jnp.where(actions < -1, rand, actions)
@@ -79,8 +105,10 @@ def test_task__random_play_stays_in_bounds(task_id, results):
     lo, hi = card.return_range
     assert -1.0 <= lo <= hi <= 1.0, f"{task_id}: declared return range {card.return_range}"
     assert np.isfinite(r.returns).all(), f"{task_id}: non-finite return"
-    bad = np.flatnonzero((r.returns < lo - 1e-5) | (r.returns > hi + 1e-5))
-    assert bad.size == 0, f"{task_id}: seed {bad[0]} returned {r.returns[bad[0]]} outside {card.return_range}"
+    bad = np.argwhere((r.returns < lo - 1e-5) | (r.returns > hi + 1e-5))  # [seed] or [seed, seat]
+    assert bad.size == 0, f"{task_id}: seed/seat {bad[0].tolist()} returned {r.returns[tuple(bad[0])]} outside {card.return_range}"
+    if card.zero_sum:
+        assert np.abs(r.returns.sum(axis=1)).max() < 1e-5, f"{task_id}: zero-sum returns do not sum to 0"
     assert card.max_steps <= 512 or card.track == glyphjax.EXTENDED
     assert (r.lengths >= 1).all() and (r.lengths <= card.max_steps).all()
     assert not (r.terminated & r.truncated).any(), f"{task_id}: terminated and truncated together"
@@ -101,10 +129,10 @@ def test_task__replay_matches_vmapped_run_bit_for_bit(task_id, results):
         frames_b, trans_b = replay(env, seed, actions)
         for a, b in zip(jax.tree.leaves((frames_a, trans_a)), jax.tree.leaves((frames_b, trans_b))):
             np.testing.assert_array_equal(a, b, err_msg=f"{task_id} seed {seed}")
-        ret = np.float32(0)
+        ret = np.zeros_like(r.returns[seed])  # float32 scalar, or one per seat
         for reward in trans_a.reward:  # same summation order as the scan in rollout
-            ret = np.float32(ret + reward)
-        assert ret == r.returns[seed], f"{task_id} seed {seed}: replay {ret} vs vmapped {r.returns[seed]}"
+            ret = (ret + reward).astype(np.float32)
+        assert (ret == r.returns[seed]).all(), f"{task_id} seed {seed}: replay {ret} vs vmapped {r.returns[seed]}"
         ended = trans_a.terminated[-1] | trans_a.truncated[-1]
         assert bool(np.all(ended)), f"{task_id} seed {seed}: replay did not end where the run did"
 
@@ -181,3 +209,59 @@ def test_task__no_action_and_bad_indices(task_id, batched):
         env.step(glyphjax.step_key(3, 0), state, env.card.num_actions)
     with pytest.raises(ValueError, match="out of range"):
         env.step(glyphjax.step_key(3, 0), state, -2)
+
+
+def _check_dtypes(task_id, what, tree, allowed):
+    for path, leaf in jax.tree_util.tree_leaves_with_path(tree):
+        where = f"{task_id}: {what}{jax.tree_util.keystr(path)}"
+        assert np.dtype(leaf.dtype) in allowed, f"{where} has dtype {leaf.dtype}"
+        assert not getattr(leaf, "weak_type", False), f"{where} is weakly typed ({leaf.dtype})"
+
+
+def test_task__one_trace_per_program_and_documented_dtypes(task_id, batched):
+    env = glyphjax.make(task_id)
+    card = env.card
+    seeds_a = jnp.arange(BATCH, dtype=jnp.uint32)
+    seeds_b = seeds_a + jnp.uint32(5000)
+    state_a, state_b = batched.reset(seeds_a), batched.reset(seeds_b)
+    state1, tr, frame = batched.step(seeds_a, 0, state_a, jnp.full((BATCH,), -2, jnp.int32))
+    state2, _, _ = batched.step(seeds_b, 1, state1, jnp.zeros((BATCH,), jnp.int32))  # its own output
+    frame_a, _ = batched.render(state_b), batched.render(state2)
+    seats = range(card.num_players) if card.num_players > 1 else ()
+    for seat in seats:
+        batched.render_seat(state2, jnp.int32(seat))
+    want = {"reset": 1, "step": 1, "render": 1} | ({"render_seat": 1} if seats else {})
+    assert dict(batched.traces) == want, f"{task_id}: traces {dict(batched.traces)}, want one per program"
+    for what, state in (("reset state", state_a), ("step state", state2)):
+        _check_dtypes(task_id, what, state, STATE_DTYPES)
+    reward_shape = (BATCH, card.num_players) if card.num_players > 1 else (BATCH,)
+    assert tr.reward.shape == reward_shape, f"{task_id}: reward shape {tr.reward.shape}, want {reward_shape}"
+    for name, kind in (("reward", "float32"), ("terminated", "bool"), ("truncated", "bool"), ("event", "int32")):
+        _check_dtypes(task_id, f"Transition.{name}", getattr(tr, name), {np.dtype(kind)})
+    for f in (frame, frame_a):
+        for name, kind in (("grid", "uint32"), ("hud", "int32"), ("event", "int32"), ("seat", "int32")):
+            _check_dtypes(task_id, f"Frame.{name}", getattr(f, name), {np.dtype(kind)})
+        assert f.grid.ndim == 3 and f.hud.shape == (BATCH, 1 + len(card.hud_fields)) and f.seat.shape == (BATCH,)
+
+
+@pytest.mark.parametrize("game_id", [pytest.param(t, marks=pytest.mark.xdist_group(t)) for t in MULTI_SEAT])
+def test_multi_seat__random_legal_play_keeps_the_seat_contract(game_id):
+    env = glyphjax.make(game_id)
+    card = env.card
+    turns = (0, 1, 2, 3, 6, 11)
+    play = random_legal_play(env, jnp.arange(BATCH, dtype=jnp.uint32), sample_turns=turns)
+    seed = np.flatnonzero(play.empty_mask)
+    assert seed.size == 0, f"{game_id}: seed {seed[:1]} met an empty legal mask while playing"
+    assert not play.bad_to_play.any(), f"{game_id}: to_play outside 0..{card.num_players - 1}"
+    if card.zero_sum:
+        assert play.max_abs_sum.max() < 1e-6, f"{game_id}: rewards sum to {play.max_abs_sum.max()} on a step"
+    assert play.decided.any(), f"{game_id}: no episode of random legal play paid a reward"
+    states = jax.tree.map(lambda x: x.reshape((-1,) + x.shape[2:]), play.states)
+    render = jax.jit(jax.vmap(lambda s, seat: env.render(s, None, seat), in_axes=(0, None)))
+    for seat in range(card.num_players):
+        frames = jax.device_get(render(states, jnp.int32(seat)))
+        assert (frames.seat == seat).all()
+        glyph_presence(card, frames.grid)  # raises on a glyph without a legend entry
+        render_batch(card, jax.tree.map(lambda x: x[:4], frames))  # HUD and message format
+    if env.perturb_private is not None:
+        assert hidden_information_leaks(env, states, jax.random.PRNGKey(1)) == []

@@ -12,7 +12,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from glyphjax.core.types import Env, EnvState, Frame, Transition
+from glyphjax.core.sampling import uniform_true
+from glyphjax.core.types import NO_ACTION, Env, EnvState, Frame, Transition
 
 # An array policy: (key, state, params) -> int32 action. Vmapped over the batch by `rollout`.
 ArrayPolicy = Callable[[jax.Array, EnvState, Any], jax.Array]
@@ -41,6 +42,14 @@ def random_policy(num_actions: int) -> ArrayPolicy:
     """Uniformly random action indices."""
     def act(key, state, params):
         return jax.random.randint(key, (), 0, num_actions, dtype=jnp.int32)
+    return act
+
+
+def random_legal_policy(env: Env) -> ArrayPolicy:
+    """Uniformly random legal moves of the seat to move (`env.legal`); NO_ACTION when none is."""
+    def act(key, state, params):
+        mask = env.legal(state, params)
+        return jnp.where(jnp.any(mask), uniform_true(mask, jax.random.uniform(key)), NO_ACTION)
     return act
 
 
@@ -218,12 +227,13 @@ def _compiled_rollout(env: Env, policy: ArrayPolicy, record_actions: bool):
     return _ROLLOUT_CACHE[key][2]
 
 
-def replay(env: Env, seed: int, actions, params: Any = None):
+def replay(env: Env, seed: int, actions, params: Any = None, seat: int = 0):
     """Replay recorded actions from `seed` as one un-vmapped episode.
 
     Returns (frames, transitions) as host arrays: frames have a leading axis of len(actions) + 1
-    (the reset frame first), transitions one of len(actions). One compiled program per env (the
-    actions are padded to max_steps). The reference for bit-exact determinism checks.
+    (the reset frame first), transitions one of len(actions). Multi-seat games: `actions` are
+    every seat's moves in step order and the frames show what `seat` sees. One compiled program
+    per env (the actions are padded to max_steps). The reference for bit-exact determinism checks.
     """
     params = env.default_params() if params is None else params
     actions = np.asarray(actions, np.int32).reshape(-1)
@@ -232,7 +242,9 @@ def replay(env: Env, seed: int, actions, params: Any = None):
         raise ValueError(f"{env.card.id}: {n} actions but episodes last at most {env.card.max_steps} turns")
     padded = np.full((env.card.max_steps,), -1, np.int32)
     padded[:n] = actions
-    frames, trans = _compiled_replay(env)(jnp.uint32(seed), jnp.asarray(padded), params)
+    if env.card.num_players > 1:
+        env._check_seat(seat)
+    frames, trans = _compiled_replay(env)(jnp.uint32(seed), jnp.asarray(padded), params, jnp.int32(seat))
     frames, trans = jax.device_get((frames, trans))
     return (jax.tree.map(lambda x: x[: n + 1], frames), jax.tree.map(lambda x: x[:n], trans))
 
@@ -242,15 +254,20 @@ _REPLAY_CACHE: dict = {}
 
 def _compiled_replay(env: Env):
     if id(env) not in _REPLAY_CACHE:
+        multi = env.card.num_players > 1
+
         @jax.jit
-        def run(seed, actions, params):
+        def run(seed, actions, params, seat):
             state = env.reset(reset_key(seed), params)
+
+            def draw(s):
+                return env.render(s, params, seat) if multi else env.render(s, params)
 
             def turn(state, t):
                 nxt, tr = env.step(step_key(seed, t), state, actions[t], params)
-                return nxt, (env.render(nxt, params), tr)
+                return nxt, (draw(nxt), tr)
             _, (frames, trans) = jax.lax.scan(turn, state, jnp.arange(env.card.max_steps, dtype=jnp.int32))
-            first = env.render(state, params)
+            first = draw(state)
             frames = jax.tree.map(lambda a, b: jnp.concatenate([a[None], b]), first, frames)
             return frames, trans
         _REPLAY_CACHE[id(env)] = (env, run)

@@ -56,10 +56,18 @@ HARNESSES = {"basic", "memory", "compact"}
 COMPACT_RESPONSE_FORMAT = "Reply <action>ACTION_NAME</action>."
 
 
-def system_prompt(card: TaskCard, harness: HarnessConfig | None = None) -> str:
+def seat_line(card: TaskCard, seat: int) -> str:
+    """Which seat of a multi-seat game the prompt's reader plays (seats count from 0)."""
+    return f"You play seat {seat} of {card.num_players} (seats are numbered from 0)."
+
+
+def system_prompt(card: TaskCard, harness: HarnessConfig | None = None, seat: int | None = None) -> str:
+    """The static system prompt; `seat` (multi-seat games) adds which seat the reader plays."""
     harness = harness or HarnessConfig()
     if harness.name == "compact":
         parts = [f"Game {card.id}. {card.rules.strip()}", f"Actions: {', '.join(card.actions)}."]
+        if seat is not None:
+            parts.append(seat_line(card, seat))
         if harness.memory:
             parts.append("A [Memory] block holds your notes from earlier turns.")
         parts.append(COMPACT_RESPONSE_FORMAT)
@@ -74,6 +82,8 @@ def system_prompt(card: TaskCard, harness: HarnessConfig | None = None) -> str:
         f"# Actions\n{actions}",
         f"# Observations\n{conv}",
     ]
+    if seat is not None:
+        parts.append(f"# Seat\n{seat_line(card, seat)}")
     if harness.memory:
         parts.append("# Memory\nA [Memory] block with your own notes from earlier turns is shown "
                      "each turn; it is updated separately after each turn.")

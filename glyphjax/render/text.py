@@ -129,6 +129,7 @@ def render_batch(card: TaskCard, frames: Frame) -> list[TextObservation]:
 
 def render_text(card: TaskCard, frame: Frame) -> TextObservation:
     """One frame (no batch axis) -> text observation."""
+    seat = None if frame.seat is None else np.asarray(frame.seat).reshape(1)
     batched = Frame(grid=np.asarray(frame.grid)[None], hud=np.asarray(frame.hud)[None],
-                    event=np.asarray(frame.event).reshape(1))
+                    event=np.asarray(frame.event).reshape(1), seat=seat)
     return render_batch(card, batched)[0]

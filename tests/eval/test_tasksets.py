@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 
 import glyphjax
-from eval.tasksets import resolve_tasks
+from eval.tasksets import resolve_tasks, tasks_from_config
 
 
 def test_tasksets__glob_exclude_and_order():
@@ -23,3 +26,12 @@ def test_tasksets__unknown_id_names_close_ids():
         resolve_tasks(["classics/snake-esy"])
     with pytest.raises(glyphjax.UnknownTaskError, match="selects no registered task"):
         resolve_tasks(["dummy/*"], exclude=["dummy/*"])
+
+
+@pytest.mark.parametrize("name", ["classics", "standard"])
+def test_tasksets__single_agent_sets_leave_out_the_two_seat_games(name):
+    cfg = yaml.safe_load((Path(__file__).parents[2] / "conf" / "tasks" / f"{name}.yaml").read_text())
+    ids = tasks_from_config(cfg)
+    multi = [t for t in ids if glyphjax.make(t).card.num_players > 1]
+    assert not multi, f"task set {name} holds multi-seat games {multi}"
+    assert "classics/connectfour" in ids and "classics/tron" in ids

@@ -19,7 +19,7 @@ TOKENS = [[5, 17, 99, 3, 250, 41, 7, 600]]
 def _cfg(out, **over):
     from rl.train_cli import compose
     items = {"rl.action_tokens": "true", "rl.group_size": 4, "rl.rollout_budget": 8, "rl.lr": "5e-2",
-             "rl.max_new_tokens": 1, "rl.micro_batch_size": 8, "harness": "compact", "ckpt_every": 1,
+             "policy.max_new_tokens": 1, "rl.groups_per_update": 1, "eval.every": 0, "rl.micro_batch_size": 8, "harness": "compact", "ckpt_every": 1,
              "log.console": "false", **over}
     return compose([f"{k}={v}" for k, v in items.items()], out)
 

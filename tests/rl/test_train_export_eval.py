@@ -65,7 +65,7 @@ def test_train_summary__names_the_model_curve_metrics_and_before_after_figures(f
 
 def test_train_summary__stopped_run_saves_no_final_model_and_says_how_to_resume(tmp_path, capsys):
     out = tmp_path / "run"
-    train(compose_train(["rl.action_tokens=true", "rl.group_size=4", "rl.rollout_budget=8", "rl.max_new_tokens=1",
+    train(compose_train(["rl.action_tokens=true", "rl.group_size=4", "rl.rollout_budget=8", "policy.max_new_tokens=1", "rl.groups_per_update=1", "eval.every=0",
                          "harness=compact", "ckpt_every=1", "stop_after=1"], out))
     printed = capsys.readouterr().out
     assert "== glyphjax-train finished: 1 of 2 updates" in printed

@@ -1,0 +1,101 @@
+"""Who sits where when the trainer plays multi-seat games, and which seats' turns it trains.
+
+Two config keys (conf/rl/default.yaml):
+- `rl.opponent`: `self` (the trained policy plays every seat: self-play), `random` (uniformly
+  random legal moves, `env.legal`) or `scripted` (the task's `scripted_policy`), the last two as
+  array players run on device.
+- `rl.train_seats`: `all` or a list of seats, e.g. `[0]`. Only these seats' turns become training
+  samples. Against an array opponent the policy plays these seats, one per episode, taken in turn
+  by the episode's place in its group (episode j plays `train_seats[j % len(train_seats)]`).
+Single-agent tasks ignore both: their one seat is always played and trained.
+
+Advantages are grouped per (group, seat): a group's episodes of one task on distinct seeds, split
+by the seat whose return it is, so seat 0's returns are compared with seat 0's only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from glyphjax.core.registry import make
+from glyphjax.core.rollout import random_legal_policy
+from rl.advantages import AdvantageEstimator, EpisodeBatch
+from rl.rollout import ArrayPlayer, Player
+from rl.trajectory import EpisodeRecord
+
+OPPONENTS = ("self", "random", "scripted")
+
+
+def parse_train_seats(value: Any) -> tuple[int, ...] | None:
+    """`all` (None: every seat) or a non-empty list of distinct seat numbers; ValueError otherwise."""
+    if value is None or value == "all":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = [value]
+    if (isinstance(value, str) or not isinstance(value, Sequence) or not value
+            or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in value)
+            or len(set(value)) != len(value)):
+        raise ValueError(f"rl.train_seats={value!r} must be `all` or a list of distinct seats such as [0] or [0, 1]")
+    return tuple(value)
+
+
+def check_seating(task_ids: Sequence[str], opponent: str, train_seats: tuple[int, ...] | None,
+                  key: str = "rl.opponent") -> None:
+    """Raise ValueError naming the key when a multi-seat task cannot be seated as configured."""
+    if opponent not in OPPONENTS:
+        raise ValueError(f"unknown {key}={opponent!r}; choose one of {', '.join(OPPONENTS)}")
+    for task in task_ids:
+        card = make(task).card
+        if card.num_players == 1:
+            continue
+        bad = [s for s in train_seats or () if s >= card.num_players]
+        if bad:
+            raise ValueError(f"rl.train_seats has seats {bad} but {task} has seats 0..{card.num_players - 1}")
+        if opponent == "scripted" and make(task).scripted_policy is None:
+            raise ValueError(f"{key}=scripted but {task} has no scripted policy; use {key}=random or self")
+
+
+_PLAYERS: dict[tuple[str, str], ArrayPlayer] = {}
+
+
+def array_opponent(task: str, opponent: str) -> ArrayPlayer:
+    """The array player `opponent` names for one task (built once, so its program compiles once)."""
+    if (task, opponent) not in _PLAYERS:
+        env = make(task)
+        fn = random_legal_policy(env) if opponent == "random" else env.scripted_policy
+        _PLAYERS[task, opponent] = ArrayPlayer(fn, opponent)
+    return _PLAYERS[task, opponent]
+
+
+def seatings(episodes: Sequence[tuple[str, int]], positions: Sequence[int], opponent: str,
+             train_seats: tuple[int, ...] | None) -> list[Mapping[int, Player]]:
+    """Per episode the seats the array opponent takes (none for self-play or single-agent tasks).
+    `positions[i]`: episode i's place in its group, which picks the seat the policy plays."""
+    out: list[Mapping[int, Player]] = []
+    for (task, _), j in zip(episodes, positions):
+        n = make(task).card.num_players
+        if n == 1 or opponent == "self":
+            out.append({})
+            continue
+        seats = train_seats or tuple(range(n))
+        mine = seats[j % len(seats)]
+        out.append({s: array_opponent(task, opponent) for s in range(n) if s != mine})
+    return out
+
+
+def trained(record: EpisodeRecord, train_seats: tuple[int, ...] | None) -> bool:
+    """Whether the trainer learns from this record's turns."""
+    return record.returns is None or train_seats is None or record.seat in train_seats
+
+
+def seat_advantages(records: Sequence[EpisodeRecord], groups: Sequence[tuple[str, Sequence[int]]],
+                    estimator: AdvantageEstimator) -> np.ndarray:
+    """One advantage per record, the estimator grouping by (group, seat)."""
+    group_of = {(task, int(s)): g for g, (task, seeds) in enumerate(groups) for s in seeds}
+    keys: dict[tuple[int, int], int] = {}
+    group = [keys.setdefault((group_of[r.task, r.seed], r.seat), len(keys)) for r in records]
+    batch = EpisodeBatch(returns=np.array([r.episode_return for r in records]), group=np.array(group),
+                         descriptor=[{"task": r.task} for r in records], seat=np.array([r.seat for r in records]))
+    return estimator(batch)
