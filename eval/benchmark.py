@@ -110,8 +110,10 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for a Ctrl-C
 @contextlib.contextmanager
 def sigint_seen() -> Iterator[Callable[[], bool]]:
     """Yields `seen()`: whether SIGINT arrived inside the block. The previous handler still runs
-    (KeyboardInterrupt as usual); this only remembers it, for code that catches BaseException.
-    Outside the main thread (no signal handlers there) or with SIGINT ignored, always False."""
+    (KeyboardInterrupt as usual); this only remembers it, for code that swallows it (a
+    KeyboardInterrupt raised inside a garbage-collector callback is "ignored" by Python: that
+    report is silenced here, the run stops at the next check). Outside the main thread (no
+    signal handlers there) or with SIGINT ignored, `seen()` is always False."""
     hit = [False]
     previous = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
     if previous is None or previous == signal.SIG_IGN:  # not ours to handle, or Ctrl-C is ignored
@@ -122,11 +124,18 @@ def sigint_seen() -> Iterator[Callable[[], bool]]:
         hit[0] = True
         if callable(previous):
             previous(signum, frame)
+    unraisable = sys.unraisablehook
+
+    def quiet(info):
+        if not (hit[0] and isinstance(info.exc_value, KeyboardInterrupt)):
+            unraisable(info)
     signal.signal(signal.SIGINT, handler)
+    sys.unraisablehook = quiet
     try:
         yield lambda: hit[0]
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = unraisable
 
 
 def run_tasks(task_ids: Sequence[str], seeds: np.ndarray, evaluate: TaskEvaluator, label: str,
