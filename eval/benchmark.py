@@ -13,13 +13,16 @@ results JSON and a table are written when every task is done.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import hashlib
 import json
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -104,6 +107,37 @@ class EvaluationInterrupted(KeyboardInterrupt):
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for a Ctrl-C
 
 
+@contextlib.contextmanager
+def sigint_seen() -> Iterator[Callable[[], bool]]:
+    """Yields `seen()`: whether SIGINT arrived inside the block. The previous handler still runs
+    (KeyboardInterrupt as usual); this only remembers it, for code that swallows it (a
+    KeyboardInterrupt raised inside a garbage-collector callback is "ignored" by Python: that
+    report is silenced here, the run stops at the next check). Outside the main thread (no
+    signal handlers there) or with SIGINT ignored, `seen()` is always False."""
+    hit = [False]
+    previous = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
+    if previous is None or previous == signal.SIG_IGN:  # not ours to handle, or Ctrl-C is ignored
+        yield lambda: False
+        return
+
+    def handler(signum, frame):
+        hit[0] = True
+        if callable(previous):
+            previous(signum, frame)
+    unraisable = sys.unraisablehook
+
+    def quiet(info):
+        if not (hit[0] and isinstance(info.exc_value, KeyboardInterrupt)):
+            unraisable(info)
+    signal.signal(signal.SIGINT, handler)
+    sys.unraisablehook = quiet
+    try:
+        yield lambda: hit[0]
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = unraisable
+
+
 def run_tasks(task_ids: Sequence[str], seeds: np.ndarray, evaluate: TaskEvaluator, label: str,
               out: str | os.PathLike | None = None, resume: bool = True,
               progress: bool = False, identity: str = "") -> dict[str, TaskResult]:
@@ -120,8 +154,10 @@ def run_tasks(task_ids: Sequence[str], seeds: np.ndarray, evaluate: TaskEvaluato
     todo = [t for t in task_ids if t not in done]
     from eval.progress import task_progress
     try:
-        with task_progress(len(todo), f"{label}", enabled=progress) as advance:
+        with sigint_seen() as seen, task_progress(len(todo), f"{label}", enabled=progress) as advance:
             for task in todo:
+                if seen():  # a Ctrl-C that library code swallowed still stops the run here
+                    raise KeyboardInterrupt
                 advance(task)
                 r = evaluate(task, seeds)
                 if not np.array_equal(np.sort(r.seeds), np.sort(seeds)):
