@@ -34,7 +34,8 @@ def baseline_entry(result) -> dict:
     """What is stored per (task, policy): enough to normalise and to check reproduction."""
     from eval.stats import mean_ci
     mean, lo, hi = mean_ci(result.returns, n_resamples=2_000, seed=0)
-    return {"mean_return": mean, "return_ci": [lo, hi], "success_rate": float(result.success.mean()),
+    success = None if result.success is None else float(result.success.mean())
+    return {"mean_return": mean, "return_ci": [lo, hi], "success_rate": success,
             "mean_length": float(result.lengths.mean()), "std_return": float(result.returns.std())}
 
 
@@ -134,7 +135,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except glyphjax.UnknownTaskError as e:
         print(f"eval.baselines: error: {e}", file=sys.stderr)
         return 2
-    doc = generate(tasks, args.seeds, args.out, recompute=args.fresh)
+    from eval.benchmark import EXIT_INTERRUPTED, EvaluationInterrupted
+    try:
+        doc = generate(tasks, args.seeds, args.out, recompute=args.fresh)
+    except (EvaluationInterrupted, KeyboardInterrupt):
+        print(f"eval.baselines: interrupted; the tasks finished so far are in {args.out} (complete: false), "
+              "rerun the same command to continue", file=sys.stderr)
+        return EXIT_INTERRUPTED
     print(f"wrote {args.out}: {len(doc['tasks'])} tasks x {args.seeds} seeds")
     return 0
 

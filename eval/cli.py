@@ -72,6 +72,7 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
     """The evaluation the config asks for, written under `run_dir` (or `out`); returns the results document."""
     import glyphjax
     from eval.benchmark import array_evaluator, results_document, run_tasks, write_json
+    from eval.runid import array_identity
     from eval.runner import NoScriptedPolicy
     from eval.seeds import eval_seeds
     from eval.tables import print_summary_table
@@ -103,11 +104,12 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
                 if not usable:
                     continue
             try:
-                runs[name] = run_tasks(usable, seeds, evaluate, name, out=None, progress=bool(cfg.progress))
+                runs[name] = run_tasks(usable, seeds, evaluate, name, out=out, resume=bool(cfg.resume),
+                                       progress=bool(cfg.progress), identity=array_identity())
             except NoScriptedPolicy as e:
                 fail(str(e))
     elif pol.get("kind") == "llm":
-        from eval.llm import llm_evaluator
+        from eval.llm import llm_evaluator, llm_identity
         try:
             evaluate = llm_evaluator(cfg, trajectories=trajectories)
         except (ValueError, RuntimeError) as e:
@@ -115,7 +117,7 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
         label = f"{pol.name}:{model_label(cfg)}"
         try:
             runs[label] = run_tasks(tasks, seeds, evaluate, label, out=out, resume=bool(cfg.resume),
-                                    progress=bool(cfg.progress))
+                                    progress=bool(cfg.progress), identity=llm_identity(cfg))
         except (OSError, RuntimeError, ValueError) as e:  # unreachable server, bad checkpoint, ...
             again = f"rerun with hydra.run.dir={run_dir}" if run_dir and not cfg.out else "rerun"
             saved = f"; finished tasks are saved in {out}.partial.jsonl, {again} to resume" if out else ""

@@ -3,11 +3,13 @@
 `evaluate_llm` (rl/llm_eval.py) is called once per task (so benchmark runs resume task by task):
 
     evaluate_llm(policy=<"local"|"vllm">, task_ids=[task], seeds=[...], model=<path|name>,
-                 server_url=<url|None>, harness=<dict>, sampling=<dict>, out_path=<jsonl|None>)
+                 server_url=<url|None>, harness=<dict>, sampling=<dict>, out_path=<jsonl|None>,
+                 on_call=<after each policy call>, on_episode=<after each finished episode>)
 
 Its episodes (`.episodes`, dicts in the rl/trajectory.py format) become `TaskResult` columns.
 With `out=FILE` the trajectories are appended to `FILE.trajectories.jsonl` (for glyphjax-replay);
-a task redone after a crash may leave a partial first attempt in that file.
+a task redone after a crash may leave a partial first attempt in that file. The two hooks feed
+the progress display (`eval.progress.LLMTaskMeter`: calls, episodes done, tokens/s).
 """
 
 from __future__ import annotations
@@ -44,6 +46,18 @@ def resolve_model(cfg) -> str | None:
     return str(m.get("path") or m.get("name"))
 
 
+def llm_identity(cfg) -> str:
+    """The resume identity of an LLM run (`eval.runid`): resolved config, checkpoint bytes (for
+    policy=local), code version."""
+    from omegaconf import OmegaConf
+    from eval.runid import run_identity
+    model = None
+    if cfg.policy.name == "local":  # the directory the policy loads (a run directory resolves to its model)
+        from rl.tiny import resolve_model_path
+        model = resolve_model_path(resolve_model(cfg))
+    return run_identity(OmegaConf.to_container(cfg, resolve=True), model)
+
+
 def llm_evaluator(cfg, trajectories: str | None = None):
     """A `TaskEvaluator` for an LLM policy config, appending episodes to `trajectories` (JSONL) if given;
     raises with what to do when it cannot run."""
@@ -66,9 +80,11 @@ def llm_evaluator(cfg, trajectories: str | None = None):
     harness = OmegaConf.to_container(cfg.harness, resolve=True)
 
     def evaluate(task: str, seeds: np.ndarray) -> TaskResult:
+        from eval.progress import LLMTaskMeter
+        meter = LLMTaskMeter(len(seeds))
         out = evaluate_llm(policy=pol.name, task_ids=[task], seeds=[int(s) for s in seeds],
                            model=model, server_url=cfg.server.url, harness=harness, sampling=sampling,
-                           out_path=trajectories,
-                           policy_kwargs=policy_kwargs)
+                           out_path=trajectories, policy_kwargs=policy_kwargs,
+                           on_call=meter.call, on_episode=meter.episode)
         return from_episodes(task, _episodes(out))
     return evaluate

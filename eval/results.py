@@ -3,8 +3,9 @@
 Every statistic in `eval.stats` is computed from these columns, whatever produced them (vmapped
 array policies, LLM rollouts, recorded trajectories), so one code path reports everything.
 
-Success (ours): an episode succeeds when its return reaches the task's maximum return
-(`card.return_range[1]`, within 1e-6) unless the card defines `success_threshold`.
+Success is the game's outcome as the card declares it (`TaskCard.success`): the episode ended on
+a win/solved event, or (for `MAX_RETURN` tasks) its return reached `card.return_range[1]`. A task
+without a success notion has `success = None` (tables print "—", JSON has no column).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class TaskResult:
     lengths: np.ndarray  # int64
     terminated: np.ndarray  # bool
     truncated: np.ndarray  # bool
-    success: np.ndarray  # bool
+    success: np.ndarray | None  # bool; None = the task has no success notion
     prompt_tokens: np.ndarray | None = None  # per episode totals (LLM policies)
     completion_tokens: np.ndarray | None = None
     turns: np.ndarray | None = None  # model turns per episode
@@ -42,7 +43,8 @@ class TaskResult:
         self.lengths = np.asarray(self.lengths, np.int64).reshape(-1)
         self.terminated = np.asarray(self.terminated, bool).reshape(-1)
         self.truncated = np.asarray(self.truncated, bool).reshape(-1)
-        self.success = np.asarray(self.success, bool).reshape(-1)
+        if self.success is not None:
+            self.success = np.asarray(self.success, bool).reshape(-1)
         for name in OPTIONAL_COLUMNS:
             v = getattr(self, name)
             if v is not None:
@@ -77,14 +79,22 @@ class TaskResult:
         unknown = set(d) - names
         if unknown:
             raise ValueError(f"task result has unknown fields {sorted(unknown)}")
-        return cls(**dict(d))
+        return cls(**{"success": None, **d})
 
 
-def success_of(card, returns: np.ndarray) -> np.ndarray:
-    threshold = getattr(card, "success_threshold", None)
-    if threshold is None:
-        threshold = card.return_range[1] - 1e-6
-    return np.asarray(returns) >= threshold
+def replayed_final_events(task: str, episodes: list[Mapping[str, Any]]) -> np.ndarray:
+    """The event of each recorded episode's last step, by replaying its actions (episodes are a
+    function of task, seed and actions), for cards whose success is an event. Episodes that did
+    not terminate cannot have succeeded and are not replayed (event 0)."""
+    import glyphjax
+    env = glyphjax.make(task)
+    out = np.zeros(len(episodes), np.int32)
+    for i, e in enumerate(episodes):
+        actions = [int(t["action"]) for t in e.get("turns", [])]
+        if actions and e["terminated"]:
+            _, trans = glyphjax.replay(env, int(e["seed"]), actions)
+            out[i] = int(np.asarray(trans.event)[-1])
+    return out
 
 
 def from_episodes(task: str, episodes: Iterable[Mapping[str, Any]], card=None) -> TaskResult:
@@ -97,6 +107,10 @@ def from_episodes(task: str, episodes: Iterable[Mapping[str, Any]], card=None) -
         import glyphjax
         card = glyphjax.make(task).card
     returns = np.array([float(e["return"]) for e in eps])
+    terminated = [bool(e["terminated"]) for e in eps]
+    events = None
+    if card.has_success and not isinstance(card.success, str):
+        events = replayed_final_events(task, eps)
 
     def per_turn(e, fn):
         return sum(fn(t) for t in e.get("turns", []))
@@ -112,9 +126,9 @@ def from_episodes(task: str, episodes: Iterable[Mapping[str, Any]], card=None) -
         seeds=[int(e["seed"]) for e in eps],
         returns=returns,
         lengths=[int(e["length"]) for e in eps],
-        terminated=[bool(e["terminated"]) for e in eps],
+        terminated=terminated,
         truncated=[bool(e["truncated"]) for e in eps],
-        success=success_of(card, returns),
+        success=card.success_mask(returns, terminated, events),
         prompt_tokens=[per_turn(e, lambda t: tokens(t, "prompt")) for e in eps],
         completion_tokens=[per_turn(e, lambda t: tokens(t, "completion")) for e in eps],
         turns=[len(e.get("turns", [])) for e in eps],

@@ -14,7 +14,7 @@ import numpy as np
 
 import glyphjax
 from glyphjax.core.rollout import random_policy
-from eval.results import TaskResult, success_of
+from eval.results import TaskResult
 
 ARRAY_POLICIES = ("random", "scripted")
 
@@ -48,7 +48,7 @@ def evaluate_task(task_id: str, policy: str, seeds: Iterable[int], batch_size: i
     seeds = np.asarray(list(seeds) if not isinstance(seeds, np.ndarray) else seeds, np.int64)
     n = len(seeds)
     b = min(batch_size, n)
-    cols: dict[str, list] = {"returns": [], "lengths": [], "terminated": [], "truncated": []}
+    cols: dict[str, list] = {k: [] for k in ("returns", "lengths", "terminated", "truncated", "final_event")}
     for lo in range(0, n, b):
         chunk = seeds[lo: lo + b]
         padded = np.concatenate([chunk, np.full(b - len(chunk), chunk[-1])]) if len(chunk) < b else chunk
@@ -61,9 +61,9 @@ def evaluate_task(task_id: str, policy: str, seeds: Iterable[int], batch_size: i
         cols["lengths"].append(np.asarray(res.lengths)[: len(chunk)])
         cols["terminated"].append(np.asarray(res.terminated)[: len(chunk)])
         cols["truncated"].append(np.asarray(res.truncated)[: len(chunk)])
-    returns = np.concatenate(cols["returns"]).astype(np.float64)
-    return TaskResult(task=task_id, seeds=seeds, returns=returns,
-                      lengths=np.concatenate(cols["lengths"]),
-                      terminated=np.concatenate(cols["terminated"]),
-                      truncated=np.concatenate(cols["truncated"]),
-                      success=success_of(env.card, returns))
+        cols["final_event"].append(np.asarray(res.final_event)[: len(chunk)])
+    c = {k: np.concatenate(v) for k, v in cols.items()}
+    returns = c["returns"].astype(np.float64)
+    return TaskResult(task=task_id, seeds=seeds, returns=returns, lengths=c["lengths"],
+                      terminated=c["terminated"], truncated=c["truncated"],
+                      success=env.card.success_mask(returns, c["terminated"], c["final_event"]))

@@ -70,13 +70,14 @@ def _rate(num: np.ndarray | None, den: np.ndarray | None) -> float | None:
 
 def task_summary(r: TaskResult, n_resamples: int = N_RESAMPLES, seed: int = BOOTSTRAP_SEED,
                  confidence: float = CONFIDENCE) -> dict:
-    """Per-task figures: mean return with its bootstrap interval, success rate, mean length,
-    token use per episode, and parse-failure / truncation rates per model turn."""
+    """Per-task figures: mean return with its bootstrap interval, success rate (None when the
+    task has no success notion), mean length, token use per episode, and parse-failure /
+    truncation rates per model turn."""
     mean, lo, hi = mean_ci(r.returns, n_resamples, seed, confidence)
     out = {
         "task": r.task, "suite": r.suite, "episodes": len(r),
         "mean_return": mean, "return_ci": [lo, hi],
-        "success_rate": float(r.success.mean()),
+        "success_rate": None if r.success is None else float(r.success.mean()),
         "mean_length": float(r.lengths.mean()),
         "episode_truncation_rate": float(r.truncated.mean()),
     }

@@ -16,6 +16,11 @@ def fmt_ci(mean: float, ci) -> str:
     return f"{mean:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
+def fmt_rate(rate: float | None) -> str:
+    """A share as a percentage; "—" when the figure does not apply (no success notion)."""
+    return "—" if rate is None else f"{rate:.1%}"
+
+
 def summary_table(label: str, run: dict[str, Any], title: str | None = None):
     from rich.table import Table
     summary = run["summary"]
@@ -33,7 +38,7 @@ def summary_table(label: str, run: dict[str, Any], title: str | None = None):
         t.add_column("trunc", justify="right")
     for task, s in summary.items():
         row = [task, str(s["episodes"]), fmt_ci(s["mean_return"], s["return_ci"]),
-               f"{s['success_rate']:.1%}", f"{s['mean_length']:.1f}"]
+               fmt_rate(s["success_rate"]), f"{s['mean_length']:.1f}"]
         if has_tokens:
             row += [f"{s.get('mean_prompt_tokens', 0):.0f}", f"{s.get('mean_completion_tokens', 0):.0f}",
                     f"{s.get('parse_failure_rate') or 0:.1%}", f"{s.get('completion_truncation_rate') or 0:.1%}"]

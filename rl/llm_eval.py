@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Iterable, Mapping, Sequence
+import time
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from glyphjax.harness.prompt import HarnessConfig
-from rl.policies.base import Policy, SamplingParams
+from rl.policies.base import Completion, Policy, SamplingParams
 from rl.rollout import Opponents, episodes_for, run_rollouts
 from rl.trajectory import EpisodeRecord
 
@@ -113,6 +114,23 @@ def make_policy(name: str, *, model: str | None = None, server_url: str | None =
     raise ValueError(f"unknown text policy {name!r}; use 'vllm' or 'local'")
 
 
+class MeteredPolicy:
+    """A policy that calls `on_call(completions, seconds)` after every batch it completes
+    (progress and tokens/s); everything else is the wrapped policy's."""
+
+    def __init__(self, policy: Policy, on_call: Callable[[list[Completion], float], None]):
+        self._policy, self._on_call = policy, on_call
+
+    def complete(self, conversations, sampling: SamplingParams) -> list[Completion]:
+        start = time.perf_counter()
+        out = self._policy.complete(conversations, sampling)
+        self._on_call(out, time.perf_counter() - start)
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._policy, name)
+
+
 def _action_token_policy(model: str | None, action_names: Sequence[str], **kwargs) -> Policy:
     """The sampler `rl.action_tokens: true` trains with, over a checkpoint directory (None = tiny)."""
     from rl.models.hf_io import load_model
@@ -158,18 +176,23 @@ def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[
                  harness: HarnessConfig | Mapping | str | None = None,
                  sampling: SamplingParams | Mapping | None = None, out_path: str | None = None, *,
                  model: str | None = None, server_url: str | None = None, max_turns: int | None = None,
-                 policy_kwargs: Mapping | None = None, opponents: Opponents = None) -> LLMEvalResult:
+                 policy_kwargs: Mapping | None = None, opponents: Opponents = None,
+                 on_call: Callable[[list[Completion], float], None] | None = None,
+                 on_episode: Callable[[EpisodeRecord], None] | None = None) -> LLMEvalResult:
     """Play every task on every seed with `policy`; stream episodes to `out_path` (JSONL) if given.
     Multi-seat tasks: `opponents` as in `run_rollouts` (default self-play); each text seat's
-    record counts as one episode of the summary."""
+    record counts as one episode of the summary. Progress hooks: `on_call(completions, seconds)`
+    after each policy call, `on_episode(record)` when an episode finishes."""
     if isinstance(policy, str):
         kwargs = dict(policy_kwargs or {})
         if kwargs.pop("action_tokens", False):
             kwargs["action_names"] = shared_action_names(task_ids)
         policy = make_policy(policy, model=model, server_url=server_url, **kwargs)
+    if on_call is not None:
+        policy = MeteredPolicy(policy, on_call)
     seeds = [int(s) for s in seeds]
     if not task_ids or not seeds:
         raise ValueError("evaluate_llm needs at least one task id and one seed")
     records = run_rollouts(policy, episodes_for(list(task_ids), seeds), _harness(harness), _sampling(sampling),
-                           out_path, max_turns=max_turns, opponents=opponents)
+                           out_path, max_turns=max_turns, opponents=opponents, on_episode=on_episode)
     return LLMEvalResult(summarize(records), records)

@@ -11,7 +11,6 @@ status 3; Ctrl-C prints where the partial results are and exits with status 130.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 from rl.hydra_cli import CONF_DIR, CLISpec, fail, interrupted, run_cli

@@ -32,7 +32,7 @@ import math
 import os
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Sequence
 
 import jax
 import jax.numpy as jnp

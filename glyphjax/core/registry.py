@@ -6,11 +6,12 @@ nothing is built until `make` asks for it, and each env is built once (envs are 
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 import fnmatch
 import importlib
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from glyphjax.core.types import EXTENDED, STANDARD, Env
 
@@ -54,6 +55,19 @@ def register(task_id: str, factory: Callable[[], Env], track: str = STANDARD) ->
     if task_id in _REGISTRY:
         raise ValueError(f"task id {task_id!r} registered twice")
     _REGISTRY[task_id] = TaskSpec(task_id, factory, track)
+
+
+@contextlib.contextmanager
+def registered(task_id: str, factory: Callable[[], Env], track: str = STANDARD) -> Iterator[Env]:
+    """Register a task for the duration of a `with` block and yield its env (tests, notebooks,
+    docs: registry-wide code elsewhere never sees it afterwards)."""
+    _load_suites()
+    register(task_id, factory, track)
+    try:
+        yield make(task_id)
+    finally:
+        _REGISTRY.pop(task_id, None)
+        _ENVS.pop(task_id, None)
 
 
 def _load_suites() -> None:

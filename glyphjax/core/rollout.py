@@ -146,6 +146,7 @@ class RolloutResult(NamedTuple):
     terminated: jax.Array  # bool[B]
     truncated: jax.Array  # bool[B]
     actions: jax.Array | None = None  # int32[B, T] when record_actions
+    final_event: jax.Array | None = None  # int32[B]: event of each episode's last step (success)
 
 
 def run_episode(env: Env, policy: ArrayPolicy, seed: jax.Array, params: Any = None,
@@ -168,9 +169,9 @@ def run_episode(env: Env, policy: ArrayPolicy, seed: jax.Array, params: Any = No
     reward_shape = (env.card.num_players,) if env.card.num_players > 1 else ()
     carry0 = (state0, jnp.zeros(reward_shape, jnp.float32), jnp.zeros((), jnp.int32),
               jnp.zeros((), jnp.bool_), jnp.zeros((), jnp.bool_))
-    (_, ret, length, term, trunc), actions = jax.lax.scan(
+    (state, ret, length, term, trunc), actions = jax.lax.scan(
         turn, carry0, jnp.arange(env.card.max_steps, dtype=jnp.int32))
-    return RolloutResult(ret, length, term, trunc, actions)
+    return RolloutResult(ret, length, term, trunc, actions, state.event)
 
 
 def rollout(env: Env, policy: ArrayPolicy, seeds: jax.Array, params: Any = None,
@@ -240,8 +241,8 @@ def _compiled_rollout(env: Env, policy: ArrayPolicy, record_actions: bool, batch
         carry = (jnp.int32(0), states, jnp.zeros((b, *reward_shape), jnp.float32),
                  jnp.zeros((b,), jnp.int32), jnp.zeros((b,), jnp.bool_), jnp.zeros((b,), jnp.bool_),
                  jnp.full((b, T) if record_actions else (b, 0), -1, jnp.int32))
-        _, _, ret, length, term, trunc, actions = jax.lax.while_loop(cond, body, carry)
-        return RolloutResult(ret, length, term, trunc, actions if record_actions else None)
+        _, states, ret, length, term, trunc, actions = jax.lax.while_loop(cond, body, carry)
+        return RolloutResult(ret, length, term, trunc, actions if record_actions else None, states.event)
 
     _ROLLOUT_CACHE[key] = jax.jit(many)
     return _ROLLOUT_CACHE[key]

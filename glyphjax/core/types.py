@@ -38,6 +38,9 @@ NO_ACTION = -1
 STANDARD = "standard"
 EXTENDED = "extended"
 
+# How a card declares success (`TaskCard.success`), besides a tuple of event indices:
+MAX_RETURN = "max_return"  # success = the return reaches card.return_range[1] (a perfect score)
+NO_SUCCESS = "none"  # the game has no win/lose outcome (e.g. endless survival): no success rate
 NOOP = "noop"  # card.illegal: an illegal move does nothing and the same seat moves again
 FORFEIT = "forfeit"  # card.illegal: an illegal move loses the game (mover -1, the others +1/(P-1))
 ILLEGAL_RULES = (NOOP, FORFEIT)
@@ -94,6 +97,9 @@ class TaskCard:
     illegal: what an action outside `Env.legal` does: "noop" (nothing happens, the same seat moves
       again) or "forfeit" (the mover loses: -1, the other seats +1/(P-1); the game ends).
     zero_sum: the seats' rewards sum to 0 on every step (only with num_players > 1).
+    success: the game's outcome that counts as success: a tuple of indices into `events` (the
+      episode succeeds when it terminates on a step with one of them, e.g. "You win!"),
+      `MAX_RETURN`, or `NO_SUCCESS`; `()` = not declared (conformance tests require a declaration).
     """
 
     id: str
@@ -112,6 +118,7 @@ class TaskCard:
     grid_labels: bool = False
     num_players: int = 1
     notes: str = ""
+    success: tuple[int, ...] | str = ()
     illegal: str = NOOP
     zero_sum: bool = False
 
@@ -131,6 +138,13 @@ class TaskCard:
             raise ValueError(f"{self.id}: events[0] must be '' (no message)")
         if self.track == STANDARD and self.max_steps > 512:
             raise ValueError(f"{self.id}: standard-track tasks have max_steps <= 512")
+        if isinstance(self.success, str):
+            if self.success not in (MAX_RETURN, NO_SUCCESS):
+                raise ValueError(f"{self.id}: success {self.success!r} must be a tuple of event indices, "
+                                 f"{MAX_RETURN!r} or {NO_SUCCESS!r}")
+        elif not all(isinstance(e, int) and 0 < e < len(self.events) for e in self.success):
+            raise ValueError(f"{self.id}: success events {self.success!r} must be indices "
+                             f"1..{len(self.events) - 1} into card.events")
         if self.num_players < 1:
             raise ValueError(f"{self.id}: num_players must be >= 1, got {self.num_players}")
         if self.illegal not in ILLEGAL_RULES:
@@ -146,6 +160,20 @@ class TaskCard:
     @property
     def num_actions(self) -> int:
         return len(self.actions)
+
+    @property
+    def has_success(self) -> bool:
+        """Whether episodes of this task have a success outcome (declared and not NO_SUCCESS)."""
+        return self.success not in ((), NO_SUCCESS)
+
+    def success_mask(self, returns: Any, terminated: Any, final_event: Any) -> np.ndarray | None:
+        """Per episode: did it succeed (see `success`)? `final_event` is the event of each
+        episode's last step. None when the task has no success notion."""
+        if not self.has_success:
+            return None
+        if self.success == MAX_RETURN:
+            return np.asarray(returns, np.float64) >= self.return_range[1] - 1e-6
+        return np.asarray(terminated, bool) & np.isin(np.asarray(final_event), self.success)
 
     def action_index(self, name: str) -> int:
         """Index of an action name (case-insensitive); ValueError naming the valid ones."""

@@ -82,10 +82,5 @@ class SecretTicTacToe(Env):
 def registered_secret_ttt():
     """Register the game for the duration of a test, then remove it (so registry-wide tests
     elsewhere never see it)."""
-    registry._load_suites()
-    registry.register(TASK_ID, SecretTicTacToe)
-    try:
-        yield registry.make(TASK_ID)
-    finally:
-        registry._REGISTRY.pop(TASK_ID, None)
-        registry._ENVS.pop(TASK_ID, None)
+    with registry.registered(TASK_ID, SecretTicTacToe) as env:
+        yield env

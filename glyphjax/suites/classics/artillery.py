@@ -130,6 +130,7 @@ class Artillery(Env):
                     "ends the game). Running out of shells ends the game with no penalty. "
                     "Return range [0, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
             return_range=(0.0, 1.0),
         )
 

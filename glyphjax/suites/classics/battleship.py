@@ -90,6 +90,7 @@ class Battleship(Env):
             reward=("+1/17 for each ship cell hit (all 17 give 1.0 and end the episode). "
                     "Misses cost nothing. Return range [0, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
             return_range=(0.0, 1.0),
             grid_labels=True,
         )

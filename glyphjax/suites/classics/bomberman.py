@@ -101,6 +101,7 @@ class Bomberman(Env):
                     "caught in a blast ends the game and pays -1 minus everything earned so far, "
                     "so the episode return is then exactly -1. Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_EXIT,),
         )
 
     def _reset(self, key, params):

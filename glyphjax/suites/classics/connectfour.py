@@ -136,6 +136,7 @@ class ConnectFourGame(Env):
                    + (("; an illegal move: -1 to its player, +1 to the other." if illegal == FORFEIT else ".")),
             events=_events(other, other_disc, illegal),
             grid_labels=True, num_players=2, illegal=illegal, zero_sum=True,
+            success=(EV_WIN,) + ((EV_OTHER_FULL, EV_OTHER_NO_MOVE) if illegal == FORFEIT else ()),  # seat 0 won
         )
 
     scripted_policy = staticmethod(ai_policy)
@@ -193,6 +194,7 @@ def classic_card(task_id: str = "classics/connectfour", max_steps: int = 42) -> 
         max_steps=max_steps,
         reward="+1 if you win, -1 if the AI wins, 0 for a draw or when time runs out.",
         events=_events("the AI", AI_DISC, NOOP)[:EV_MOVED + 1],
+        success=(EV_WIN,),
         grid_labels=True,
     )
 

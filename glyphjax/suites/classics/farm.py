@@ -79,6 +79,7 @@ class Farm(Env):
             reward=(f"+1/{GOLD_TARGET} per gold earned by selling (at most {GOLD_TARGET} gold = "
                     "1.0; reaching it wins and ends the game). Return range [0, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
             return_range=(0.0, 1.0),
         )
 

@@ -65,6 +65,7 @@ class Flappy(Env):
             reward=(f"+1/{TARGET} for each pipe passed ({TARGET} pipes = 1.0, a win that ends the "
                     "game). Crashing ends the episode with no penalty. Return range [0, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
             return_range=(0.0, 1.0),
         )
 

@@ -133,6 +133,7 @@ class FloodFill(Env):
             reward=("+(cells absorbed)/(cells outside the starting region) on each move, so filling the "
                     "whole board totals exactly 1.0 (and ends the episode). Return range [0, 1]."),
             events=EVENTS,
+            success=(EV_FILLED,),
             return_range=(0.0, 1.0),
         )
 

@@ -74,6 +74,7 @@ class Frogger(Env):
             max_steps=max_steps,
             reward="+1 for reaching the goal row, -1 for dying (car, water or off-screen); 0 otherwise. Return range [-1, 1].",
             events=EVENTS,
+            success=(EV_HOME,),
         )
 
     def _reset(self, key, params):

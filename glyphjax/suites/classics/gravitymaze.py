@@ -107,6 +107,7 @@ class GravityMaze(Env):
             max_steps=max_steps,
             reward="+1 for reaching the goal, -1 for falling off the bottom; 0 otherwise. Return range [-1, 1].",
             events=EVENTS,
+            success=(EV_GOAL,),
         )
 
     def _reset(self, key, params):

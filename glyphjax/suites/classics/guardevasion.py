@@ -20,7 +20,7 @@ from flax import struct
 
 from glyphjax.core.grid import DIR_DELTAS, UNREACHED, bfs_distances, border_mask, codepoints
 from glyphjax.core.registry import register
-from glyphjax.core.sampling import Draws, random_cells
+from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._arcade import EXIT, GLYPHS_EXIT, wall_segments
 from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, WALL
@@ -92,6 +92,7 @@ class GuardEvasion(Env):
             max_steps=max_steps,
             reward="+1 for reaching the exit, -1 for being caught; 0 otherwise. Return range [-1, 1].",
             events=EVENTS,
+            success=(EV_EXIT,),
         )
 
     def _reset(self, key, params):

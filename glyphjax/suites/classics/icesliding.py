@@ -25,7 +25,7 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
-from glyphjax.core.grid import DIR_DELTAS, DIR_NAMES, border_mask, codepoints, shift
+from glyphjax.core.grid import DIR_DELTAS, DIR_NAMES, border_mask, codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.sampling import Draws, uniform_true
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
@@ -113,6 +113,7 @@ class IceSliding(Env):
                     "+1 on the move that stops you on the goal, which ends the episode. "
                     "Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_GOAL,),
             return_range=(-1.0, 1.0),
         )
 

@@ -113,6 +113,7 @@ class LightsOut(Env):
             reward=(f"-1/{max_steps} for each press; +1 on the press that turns the last light off "
                     "(instead of its cost), which ends the episode. Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_SOLVED,),
             return_range=(-1.0, 1.0),
             grid_labels=True,
         )

@@ -71,6 +71,7 @@ class LunarLander(Env):
             max_steps=max_steps,
             reward="+1 for landing safely on the pad, -1 for crashing or leaving the screen; 0 otherwise. Return range [-1, 1].",
             events=EVENTS,
+            success=(EV_LANDED,),
         )
 
     def _reset(self, key, params):

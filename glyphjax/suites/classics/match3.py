@@ -209,6 +209,7 @@ class Match3(Env):
                     "nothing. The total is capped at 1.0 (100 gems), which wins and ends the "
                     "episode. Return range [0, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
             return_range=(0.0, 1.0),
             grid_labels=True,
         )

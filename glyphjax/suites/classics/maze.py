@@ -58,6 +58,7 @@ class Maze(Env):
                     "+1 on the move that reaches the exit, which ends the episode. "
                     "Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_EXIT,),
             return_range=(-1.0, 1.0),
         )
 

@@ -69,6 +69,7 @@ class MemoryMatch(Env):
             reward=(f"+1/{self.pairs} for each pair found (all pairs give 1.0 and end the "
                     "episode). Failed attempts cost nothing. Return range [0, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
             return_range=(0.0, 1.0),
             grid_labels=True,
         )

@@ -91,6 +91,7 @@ class Minesweeper(Env):
                     "54 give 1.0 and end the episode); -1 for uncovering a mine, which ends the "
                     "episode. Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
             grid_labels=True,
         )
 

@@ -115,6 +115,7 @@ class MirrorLaser(Env):
             max_steps=max_steps,
             reward="+1 when the beam hits the target, which ends the episode; 0 otherwise. Return range [0, 1].",
             events=EVENTS,
+            success=(EV_HIT,),
             return_range=(0.0, 1.0),
             grid_labels=True,
         )

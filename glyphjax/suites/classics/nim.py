@@ -111,6 +111,7 @@ class NimGame(Env):
                     if misere else f"+1 if you take the last object, -1 if {other} does")
                    + ("; an illegal move: -1 to its player, +1 to the other." if illegal == FORFEIT else "."),
             events=_events(other, last, illegal), num_players=2, illegal=illegal, zero_sum=True,
+            success=(EV_WIN,) + ((EV_OTHER_BAD, EV_OTHER_NO_MOVE) if illegal == FORFEIT else ()),  # seat 0 won
         )
         self.scripted_policy = self.ai_policy
 

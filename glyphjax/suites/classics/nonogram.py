@@ -283,6 +283,7 @@ class Nonogram(Env):
             reward=(f"+1/{cells} for each correct decision, -1/{cells} for each wrong one (each cell "
                     f"is decided once; all {cells} correct give 1.0). Return range [-1, 1]."),
             events=EVENTS,
+            success="max_return",  # MAX_RETURN: every cell decided right (no wrong decision)
             grid_labels=True,
         )
 

@@ -124,6 +124,7 @@ class PipeConnect(Env):
             reward="+1 when the drain is joined to the source, which ends the episode; 0 otherwise. "
                    "Return range [0, 1].",
             events=EVENTS,
+            success=(EV_CONNECTED,),
             return_range=(0.0, 1.0),
             grid_labels=True,
         )

@@ -118,6 +118,7 @@ class Platformer(Env):
                     "ends the game and pays -1 minus everything earned so far (the return is then "
                     "exactly -1). Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_FLAG,),
         )
 
     def _reset(self, key, params):

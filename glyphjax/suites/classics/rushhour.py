@@ -122,6 +122,7 @@ class RushHour(Env):
                     "action is free); +1 instead on the move that brings your car X to the exit, "
                     "which ends the episode. Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_EXIT,),
             return_range=(-1.0, 1.0),
         )
 

@@ -98,6 +98,7 @@ class Ski(Env):
                     "and pays -1 minus everything earned so far (the return is then exactly -1). "
                     "Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_FINISH,),
         )
 
     def _reset(self, key, params):

@@ -110,6 +110,7 @@ class Slide2048(Env):
                     "(five milestones, total at most 1.0). Making 64 wins and ends the episode; "
                     "getting stuck ends it with no penalty. Return range [0, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
             return_range=(0.0, 1.0),
         )
 

@@ -78,6 +78,7 @@ class Snake(Env):
                     "and gives a total of 1.0). Dying ends the episode with no penalty. "
                     "Return range [0, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
             return_range=(0.0, 1.0),
         )
 

@@ -92,6 +92,7 @@ class Sokoban(Env):
                     "takes a box off a target; the episode ends when every box is on a target. "
                     "Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_SOLVED,),
             return_range=(-1.0, 1.0),
         )
 

@@ -119,6 +119,7 @@ class Tetris(Env):
             reward=("+0.2 per line cleared, at most 5 lines in all (5 lines = 1.0 wins and ends the "
                     "episode). Topping out ends the episode with no penalty. Return range [0, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
             return_range=(0.0, 1.0),
         )
 

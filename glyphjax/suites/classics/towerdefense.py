@@ -121,6 +121,7 @@ class TowerDefense(Env):
                     "An enemy reaching your base ends the game and pays -1 minus everything earned "
                     "so far (the return is then exactly -1). Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
         )
 
     def _reset(self, key, params):

@@ -144,6 +144,7 @@ class TronGame(Env):
                     "not, 0 if both crash in the same round or time runs out"
                     + ("; no move: -1 to its player, +1 to the other." if illegal == FORFEIT else ".")),
             events=_events(other, illegal), num_players=2, illegal=illegal, zero_sum=True,
+            success=(EV_WIN,) + ((EV_OTHER_NO_MOVE,) if illegal == FORFEIT else ()),  # seat 0 won
         )
 
     scripted_policy = staticmethod(ai_policy)
@@ -223,6 +224,7 @@ def classic_card(task_id: str = "classics/tron", max_steps: int = 200) -> TaskCa
         reward=("+1 if the AI crashes and you do not, -1 if you crash and the AI does not, 0 if "
                 "both crash in the same turn or time runs out."),
         events=_events("the AI", NOOP)[:EV_DRAW + 1],
+        success=(EV_WIN,),
     )
 
 

@@ -18,7 +18,7 @@ from flax import struct
 
 from glyphjax.core.grid import DIR_DELTAS, UNREACHED, bfs_distances, border_mask, codepoints
 from glyphjax.core.registry import register
-from glyphjax.core.sampling import Draws, random_cells
+from glyphjax.core.sampling import Draws
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.classics._arcade import wall_segments
 from glyphjax.suites.classics.common import FLOOR, GLYPHS_ARCADE, GLYPHS_COMMON, PLAYER, WALL
@@ -88,6 +88,7 @@ class Warehouse(Env):
             max_steps=max_steps,
             reward=f"+1/{N} for each package delivered to its matching destination (all {N} = 1.0, ends the game). Return range [0, 1].",
             events=EVENTS,
+            success=(EV_WIN,),
             return_range=(0.0, 1.0),
         )
 

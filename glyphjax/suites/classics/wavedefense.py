@@ -108,6 +108,7 @@ class WaveDefense(Env):
                     "enemy reaching the cannon ends the game and pays -1 minus everything earned "
                     "so far (the return is then exactly -1). Return range [-1, 1]."),
             events=EVENTS,
+            success=(EV_WIN,),
         )
 
     def _reset(self, key, params):

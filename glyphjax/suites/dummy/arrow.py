@@ -13,7 +13,7 @@ from flax import struct
 
 from glyphjax.core.grid import codepoints
 from glyphjax.core.registry import register
-from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
+from glyphjax.core.types import MAX_RETURN, Env, EnvState, TaskCard, init_state_fields
 
 ARROWS = "↑↓←→"
 DOT = "·"
@@ -45,6 +45,7 @@ class Arrow(Env):
             max_steps=turns,
             reward=f"+1/{turns} for each correct answer, 0 for a wrong one. Return range [0, 1].",
             events=EVENTS,
+            success=MAX_RETURN,  # every arrow answered right
             return_range=(0.0, 1.0),
         )
 

@@ -27,7 +27,7 @@ from flax import struct
 
 from glyphjax.core.grid import DIR_DELTAS, DOWN, LEFT, RIGHT, UP
 from glyphjax.core.sampling import hash_bits
-from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
+from glyphjax.core.types import EnvState, init_state_fields
 
 # --- object types, colours, door states --------------------------------------------------------
 EMPTY, WALL, DOOR, KEY, BALL, BOX, GOAL, LAVA, OBSTACLE = range(9)

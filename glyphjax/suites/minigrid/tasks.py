@@ -20,9 +20,10 @@ import jax.numpy as jnp
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, TaskCard
 from glyphjax.suites.minigrid import levels as L
-from glyphjax.suites.minigrid.engine import (ACTION_DESCRIPTIONS, ACTIONS, DIR_NAMES, EVENTS, LAVA,
-                                             WALL, MiniGridParams, MiniGridState, TaskConfig,
-                                             engine_step, fresh_state, item_index, params_of)
+from glyphjax.suites.minigrid.engine import (ACTION_DESCRIPTIONS, ACTIONS, DIR_NAMES, EV_SUCCESS,
+                                             EVENTS, LAVA, WALL, MiniGridParams, MiniGridState,
+                                             TaskConfig, engine_step, fresh_state, item_index,
+                                             params_of)
 from glyphjax.suites.minigrid.render import GLYPHS, render_full, render_partial
 
 COMMON_RULES = (
@@ -103,6 +104,7 @@ def card_of(task_id: str, cfg: TaskConfig) -> TaskCard:
         max_steps=cfg.max_steps,
         reward=REWARD,
         events=EVENTS,
+        success=(EV_SUCCESS,),
         return_range=(0.0, 1.0),
         notes=f"grid {cfg.height}x{cfg.width}" + (", 7x7 partial view" if cfg.partial else ""),
     )
