@@ -161,14 +161,14 @@ class _TaskBatch:
         return jax.device_get(trans)
 
 
-_COMPILED: dict[Env, dict] = {}
+_COMPILED: dict[tuple, dict] = {}  # Env.program -> jitted fns
 
 
 def _compiled(env: Env) -> dict:
     """jit(vmap) reset/step/to_play/render of one program (params are an argument), built once
     per `Env.program`: the variants of a program share the compile. Multi-seat:
     `render(states, seats, params)` draws row j as seats[j] sees it; single-agent: `render(states, params)`."""
-    if env not in _COMPILED:
+    if env.program not in _COMPILED:
         fns = {"reset": jax.jit(jax.vmap(lambda seed, p: env.reset(reset_key(seed), p), in_axes=(0, None))),
                "step": jax.jit(jax.vmap(lambda seed, t, s, a, p: env.step(step_key(seed, t), s, a, p),
                                         in_axes=(0, None, 0, 0, None))),
@@ -178,8 +178,8 @@ def _compiled(env: Env) -> dict:
             fns["render"] = jax.jit(jax.vmap(lambda s, seat, p: env.render(s, p, seat), in_axes=(0, 0, None)))
         else:
             fns["render"] = jax.jit(jax.vmap(lambda s, p: env.render(s, p), in_axes=(0, None)))
-        _COMPILED[env] = fns
-    return _COMPILED[env]
+        _COMPILED[env.program] = fns
+    return _COMPILED[env.program]
 
 
 def _array_player(env: Env, player: ArrayPlayer) -> Callable:

@@ -50,13 +50,13 @@ class Batched:
     compiled once per `Env.program` and shared by the checks of every task of that program
     (compile time dominates these tests on a small CPU)."""
 
-    _programs: dict = {}  # env (hashed by its program) -> (jitted fns taking params, trace counter)
+    _programs: dict = {}  # env.program -> (jitted fns taking params, trace counter)
 
     def __init__(self, env):
         params = env.default_params()
-        if env not in Batched._programs:
-            Batched._programs[env] = self._compile(env)
-        (reset, render, render_seat, step), self.traces = Batched._programs[env]
+        if env.program not in Batched._programs:
+            Batched._programs[env.program] = self._compile(env)
+        (reset, render, render_seat, step), self.traces = Batched._programs[env.program]
         self.reset = lambda seeds: reset(seeds, params)
         self.render = lambda states: render(states, params)
         self.render_seat = lambda states, seat: render_seat(states, seat, params)

@@ -204,7 +204,7 @@ _ROLLOUT_CACHE: dict = {}
 
 
 def _compiled_rollout(env: Env, policy: ArrayPolicy, record_actions: bool, batched_params: bool = False):
-    key = (env, policy, record_actions, batched_params)  # env hashes by its program
+    key = (env.program, policy, record_actions, batched_params)
     if key in _ROLLOUT_CACHE:
         return _ROLLOUT_CACHE[key]
     T = env.card.max_steps
@@ -275,7 +275,7 @@ _REPLAY_CACHE: dict = {}
 
 
 def _compiled_replay(env: Env):
-    if env not in _REPLAY_CACHE:  # env hashes by its program
+    if env.program not in _REPLAY_CACHE:
         multi = env.card.num_players > 1
 
         @jax.jit
@@ -292,5 +292,5 @@ def _compiled_replay(env: Env):
             first = draw(state)
             frames = jax.tree.map(lambda a, b: jnp.concatenate([a[None], b]), first, frames)
             return frames, trans
-        _REPLAY_CACHE[env] = run
-    return _REPLAY_CACHE[env]
+        _REPLAY_CACHE[env.program] = run
+    return _REPLAY_CACHE[env.program]

@@ -239,18 +239,15 @@ class Env:
     @property
     def program(self) -> tuple:
         """Key of the compiled program: equal for envs that differ only in params (what the
-        shell reads from the card: max_steps, the action and seat counts, the illegal-move rule)."""
+        shell reads from the card: max_steps, the action and seat counts, the illegal-move rule).
+        Compile caches key on it explicitly; envs themselves keep identity equality (JAX's weakref
+        caches see bound methods such as `env.step`, and equal-but-distinct keys are unsafe there)."""
         static = self.static_config()
         if static is None:
             return (type(self), id(self))
         card = self.card
         return (type(self), static, card.max_steps, card.num_actions, card.num_players, card.illegal)
 
-    def __eq__(self, other: object) -> bool:  # jit static args and compile caches key on this
-        return isinstance(other, Env) and self.program == other.program
-
-    def __hash__(self) -> int:
-        return hash(self.program)
     # Optional (multi-seat games with private information): `(key, state, seat) -> state` that
     # changes only what `seat` alone may know; conformance checks the other seats' text ignores it.
     perturb_private: Callable | None = None
