@@ -325,6 +325,8 @@ def engine_step(cfg: TaskConfig, key, s: MiniGridState, action, p: MiniGridParam
     obstacle count from cfg; which success / failure rules apply from the traced params p."""
     grid = s.grid
     h, w = grid.shape
+    if "memory" in cfg.compiled_rules():  # Farama Memory: PICKUP acts as TOGGLE, nothing is ever carried
+        action = jnp.where(p.memory & (action == PICKUP), TOGGLE, action)
     fwd = jnp.clip(s.pos + DIR_VEC[s.dir], 0, jnp.array([h - 1, w - 1]))
     hit_obstacle = jnp.bool_(False)
     obstacles = s.obstacles

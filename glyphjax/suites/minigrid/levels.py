@@ -26,7 +26,7 @@ import numpy as np
 from glyphjax.core.grid import DIR_OFFSETS, border_mask
 from glyphjax.core.sampling import Draws
 from glyphjax.suites.minigrid.engine import (BALL, BLUE, BOX, CLOSED, COLORS, DOOR, EMPTY, FACING,
-                                             GOAL, GREEN, KEY, LAVA, LOCKED, OBSTACLE, OPEN, RED, WALL,
+                                             GOAL, GREEN, GREY, KEY, LAVA, LOCKED, OBSTACLE, OPEN, RED, WALL,
                                              Level, item_index, pack)
 
 NCOL = len(COLORS)
@@ -603,6 +603,11 @@ def gen_unlock(kind: str):
     return gen
 
 
+# Farama ObstructedMaze colours are COLOR_NAMES[0..2] of its *sorted* colour list (blue, green, grey):
+# a blue target ball, green blocking balls, grey key boxes.
+OM_TARGET = BLUE
+
+
 def _om_door(rg, g, slots, i, j, k, color, locked, blocked):  # blocked: bool, may be traced
     """Farama ObstructedMaze `add_door`: door k of room (i, j), locked or closed; a green ball in
     front of it on the room's side if blocked. The key is placed by `_om_keys`, after every door
@@ -617,14 +622,14 @@ def _om_door(rg, g, slots, i, j, k, color, locked, blocked):  # blocked: bool, m
 
 def _om_keys(rg, rnd, g, rooms, colors, key_in_box):
     """The keys of `colors` (traced int[n]), key t in room rooms[t] (static (i, j)), each inside a
-    blue box if key_in_box (bool, may be traced); placed one after another (one scanned placement)."""
+    grey box if key_in_box (bool, may be traced); placed one after another (one scanned placement)."""
     regions = jnp.asarray(np.stack([rg.region(i, j) for i, j in rooms]))
     far = rg.far_from(rg.centre)
 
     def body(g, x, r):
         region, color = x
         obj = item(KEY, color)
-        obj = jnp.where(key_in_box, pack(BOX, BLUE, 0, obj), obj)
+        obj = jnp.where(key_in_box, pack(BOX, GREY, 0, obj), obj)
         return place_obj(r, g, obj, region & far)[0], None
     return rnd.scan(body, g, len(rooms), 1, (regions, colors))[0]
 
@@ -632,7 +637,7 @@ def _om_keys(rg, rnd, g, rooms, colors, key_in_box):
 @functools.cache
 def gen_obstructed_1d():
     """Farama ObstructedMaze-1Dl/1Dlh/1Dlhb: two rooms, a locked door (key in the agent's room,
-    maybe in a blue box), maybe blocked by a green ball; the red ball is in the other room."""
+    maybe in a grey box), maybe blocked by a green ball; the blue ball is in the other room."""
     rg = RoomGrid(6, 1, 2)
 
     def gen(rnd, key_in_box, blocked):
@@ -641,7 +646,7 @@ def gen_obstructed_1d():
         colors = rnd.perm(NCOL)
         g = _om_door(rg, g, slots, 0, 0, 0, colors[0], True, blocked)
         g = _om_keys(rg, rnd, g, [(0, 0)], colors[:1], key_in_box)
-        ball = item(BALL, RED)
+        ball = item(BALL, OM_TARGET)
         g, _ = rg.place_in_room(rnd, g, 1, 0, ball, rg.centre)
         pos, d = place_agent(rnd, g, rg.region(0, 0), facing_free=True)
         return lvl(g, pos, d, mission=obj_mission(ball), target_item=ball)
@@ -653,7 +658,7 @@ def gen_obstructed_full(quarters: int):
     """Farama ObstructedMaze_Full, v1 placement order (2Dl, 2Dlh, 2Dlhb, 1Q, 2Q, Full): 3x3 rooms;
     the middle room opens through plain closed doors into `quarters` side rooms; each side room
     has two locked, maybe blocked doors into the neighbouring corners, then their keys (maybe in
-    boxes); the red ball is in a random corner; the agent starts in the room at column
+    boxes); the blue ball is in a random corner; the agent starts in the room at column
     agent_col of the middle row. (All doors and balls are drawn before all keys:
     the same levels as Farama's side-by-side order, as no side room's doors or balls touch
     another side room's interior.)"""
@@ -676,7 +681,7 @@ def gen_obstructed_full(quarters: int):
         reg = jnp.zeros((rg.h, rg.w), bool)
         for n, (ci, cj) in enumerate(corners):
             reg = reg | (rg.region(ci, cj) & (which == n))
-        ball = item(BALL, RED)
+        ball = item(BALL, OM_TARGET)
         g, _ = place_obj(rnd, g, ball, reg & rg.far_from(rg.centre))
         pos, d = place_agent(rnd, g, rg.region(agent_col, 1), facing_free=True)
         return lvl(g, pos, d, mission=obj_mission(ball), target_item=ball)

@@ -158,16 +158,16 @@ task("unlockpickup", 6, 11, L.gen_unlock("pickup"), L.PICKUP_MISSIONS,
 task("blockedunlockpickup", 6, 11, L.gen_unlock("blocked"), L.PICKUP_MISSIONS,
      "Pick up the box named in the mission; it is behind the locked door, and a ball blocks the "
      "door on your side (move it away first). The key is in your room.", pickup_target=True, goal=False)
-OM_R = ("Pick up the red ball. Locked doors need the key of their colour; keys may be hidden in "
-        "blue boxes (TOGGLE a box to open it) and green balls may block doors (move them away). ")
+OM_R = ("Pick up the blue ball. Locked doors need the key of their colour; keys may be hidden in "
+        "grey boxes (TOGGLE a box to open it) and green balls may block doors (move them away). ")
 for name, kib, bl in (("1dl", False, False), ("1dlh", True, False), ("1dlhb", True, True)):
     task(f"obstructedmaze-{name}", 6, 11, L.gen_obstructed_1d(), L.PICKUP_MISSIONS, OM_R,
          level=dict(key_in_box=int(kib), blocked=int(bl)), pickup_target=True, goal=False)
 for name, room, kib, bl, q in (("2dl", (2, 1), False, False, 1), ("2dlh", (2, 1), True, False, 1),
                                ("2dlhb", (2, 1), True, True, 1), ("1q", (1, 1), True, True, 1),
-                               ("2q", (1, 1), True, True, 2), ("full", (1, 1), True, True, 4)):
+                               ("2q", (2, 1), True, True, 2), ("full", (1, 1), True, True, 4)):
     task(f"obstructedmaze-{name}", 16, 16, L.gen_obstructed_full(q), L.PICKUP_MISSIONS,
-         OM_R + "The red ball is in a corner room of a 3x3 grid of rooms.",
+         OM_R + "The blue ball is in a corner room of a 3x3 grid of rooms.",
          level=dict(agent_col=room[0], key_in_box=int(kib), blocked=int(bl)), pickup_target=True, goal=False)
 for s in (5, 6, 7):
     task(f"lavagap-s{s}", s, s, L.gen_lavagap(s), L.LAVA_MISSION, LAVA_R + "A lava wall with one gap.")
@@ -202,8 +202,8 @@ for s in (5, 6, 8):
          "Stand next to the door named in the mission (in the cell beside it, not diagonally) and "
          "use DONE. DONE anywhere else, or TOGGLE, ends the episode with reward 0.", goto=2, goal=False)
 task("gotoobject-6x6-n2", 6, 6, L.gen_gotoobject(6, 2), L.GOTO_OBJECT_MISSIONS,
-     "Stand next to the object named in the mission (diagonal counts) and use DONE. DONE anywhere "
-     "else, or TOGGLE, ends the episode with reward 0.", goto=1, goal=False)
+     "Stand next to the object named in the mission (in the cell beside it, not diagonally) and use "
+     "DONE. DONE anywhere else, or TOGGLE, ends the episode with reward 0.", goto=2, goal=False)
 for s, n in ((6, 2), (8, 3)):
     task(f"putnear-{s}x{s}-n{n}", s, s, L.gen_putnear(s, n), L.PUTNEAR_MISSIONS,
          "Pick up the first object named in the mission and DROP it on a cell next to (diagonal "
@@ -217,7 +217,8 @@ for s in (7, 9, 11, 13, 17):
     task(f"memory-s{s}", s, s, L.gen_memory(s), L.MEMORY_MISSION,
          "Remember the object (key or ball) in the start room on the left, walk down the hallway, "
          "and step onto the cell next to the matching object at its end (one is above, one below). "
-         "The cell next to the other object ends the episode with reward 0.", memory=True, goal=False)
+         "The cell next to the other object ends the episode with reward 0. Nothing can be carried here: "
+         "PICKUP acts as TOGGLE (as in MiniGrid's Memory).", memory=True, goal=False)
 task("playground", 19, 19, L.gen_playground, L.PICKUP_MISSIONS,
      "Nine rooms joined by closed doors, twelve random objects. Pick up an object matching the "
      "mission (other objects may be moved freely).", pickup_target=True, goal=False)
