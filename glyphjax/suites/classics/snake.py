@@ -8,8 +8,10 @@ self) ends the episode with no penalty. Return in [0, 1] by construction.
 
 Body representation: an int16 grid of remaining lifetimes (head = length, tail = 1). A move
 decrements every body cell (the tail cell frees) unless the snake eats; so the cell the tail is
-leaving may be entered (standard Snake). Reversing into the neck is ignored (heading kept), as in
-the reference. NO_ACTION keeps the heading: the snake always moves.
+leaving may be entered (standard Snake, the default). The GlyphBench reference instead counts that
+cell as body (death): `SnakeParams.tail_is_deadly` (traced) selects its rule, `snake_variant(...,
+tail_is_deadly=True)` builds such an env with its own card. Reversing into the neck is ignored
+(heading kept), as in the reference. NO_ACTION keeps the heading: the snake always moves.
 """
 
 from __future__ import annotations
@@ -54,10 +56,22 @@ class SnakeState(EnvState):
     eaten: jax.Array  # int32
 
 
+@struct.dataclass
+class SnakeParams:
+    """Traced rule switches of Snake (one compiled program serves both rules)."""
+
+    tail_is_deadly: jax.Array  # bool: entering the cell the tail is leaving kills (GlyphBench reference)
+
+
+TAIL_RULES = ("entering the cell the tail is just leaving is allowed",
+              "entering the cell the tail is just leaving also counts as hitting the body")
+
+
 class Snake(Env):
-    def __init__(self, task_id: str, size: int, max_steps: int):
+    def __init__(self, task_id: str, size: int, max_steps: int, tail_is_deadly: bool = False):
         self.size = size
         self.target = (size - 2) ** 2 - 3
+        self.tail_is_deadly = bool(tail_is_deadly)
         inner = size - 2
         self.card = TaskCard(
             id=task_id,
@@ -66,8 +80,8 @@ class Snake(Env):
                    "moving right, and moves one cell every turn in its heading. UP/DOWN/LEFT/RIGHT "
                    "change the heading; turning straight back is ignored. Eating the food grows the "
                    "snake by one and a new food appears on a random free cell. Hitting a wall or "
-                   "the snake's own body ends the game; entering the cell the tail is just leaving "
-                   "is allowed. Filling the whole board wins."),
+                   f"the snake's own body ends the game; {TAIL_RULES[self.tail_is_deadly]}. "
+                   "Filling the whole board wins."),
             actions=DIR_NAMES,
             action_descriptions=tuple(f"turn the snake to move {d.lower()}" for d in DIR_NAMES),
             glyphs=GLYPHS,
@@ -81,6 +95,12 @@ class Snake(Env):
             success=(EV_WIN,),
             return_range=(0.0, 1.0),
         )
+
+    def static_config(self) -> tuple:
+        return (self.size,)
+
+    def default_params(self) -> SnakeParams:
+        return SnakeParams(tail_is_deadly=jnp.asarray(self.tail_is_deadly))
 
     def _reset(self, key, params):
         s = self.size
@@ -105,8 +125,8 @@ class Snake(Env):
         hit_wall = (r <= 0) | (r >= s - 1) | (c <= 0) | (c >= s - 1)
         rc, cc = jnp.clip(r, 0, s - 1), jnp.clip(c, 0, s - 1)
         eats = (~hit_wall) & (r == state.food[0]) & (c == state.food[1])
-        # the tail cell (lifetime 1) frees this turn unless the snake grows
-        occupied = state.body[rc, cc] > jnp.where(eats, 0, 1)
+        # the tail cell (lifetime 1) frees this turn unless the snake grows (or the reference rule)
+        occupied = state.body[rc, cc] > jnp.where(eats | params.tail_is_deadly, 0, 1)
         hit_self = (~hit_wall) & occupied
         dead = hit_wall | hit_self
 
@@ -137,19 +157,31 @@ class Snake(Env):
 
     @staticmethod
     def scripted_policy(key, state: SnakeState, params):
-        """Greedy to food: the safe move (no wall, no body but the leaving tail) that most reduces
-        the Manhattan distance to the food; ties broken by a random score."""
+        """Greedy to food: the safe move (no wall, no body but the leaving tail where that is
+        allowed) that most reduces the Manhattan distance to the food; ties broken by a random score."""
         nxt = state.head[None, :] + DIR_DELTAS  # [4, 2]
         s = state.body.shape[0]
         inside = (nxt[:, 0] > 0) & (nxt[:, 0] < s - 1) & (nxt[:, 1] > 0) & (nxt[:, 1] < s - 1)
         cells = state.body[jnp.clip(nxt[:, 0], 0, s - 1), jnp.clip(nxt[:, 1], 0, s - 1)]
-        safe = inside & (cells <= 1) & (jnp.arange(4) != OPPOSITE[state.heading])
+        safe = inside & (cells <= jnp.where(params.tail_is_deadly, 0, 1)) & (jnp.arange(4) != OPPOSITE[state.heading])
         dist = jnp.abs(nxt - state.food[None, :]).sum(-1).astype(jnp.float32)
         score = jnp.where(safe, -dist, -1e6) + jax.random.uniform(key, (4,)) * 0.1
         return jnp.argmax(score).astype(jnp.int32)
 
 
 SNAKE_VARIANTS = {"easy": (10, 200), "medium": (12, 300), "hard": (15, 500)}
+
+
+def snake_variant(level: str, tail_is_deadly: bool = False) -> Snake:
+    """The Snake of `level` (easy/medium/hard) with the chosen tail rule, unregistered (the
+    `classics/snake-*` task sets stay the three default ids); id `classics/snake-<level>` plus
+    `-tail-deadly` for the reference rule. Shares the registered id's compiled program."""
+    if level not in SNAKE_VARIANTS:
+        raise KeyError(f"unknown Snake level {level!r}; valid: {', '.join(SNAKE_VARIANTS)}")
+    size, steps = SNAKE_VARIANTS[level]
+    suffix = "-tail-deadly" if tail_is_deadly else ""
+    return Snake(f"classics/snake-{level}{suffix}", size, steps, tail_is_deadly)
+
 
 for _name, (_size, _steps) in SNAKE_VARIANTS.items():
     register(f"classics/snake-{_name}", lambda n=_name, s=_size, t=_steps: Snake(f"classics/snake-{n}", s, t))

@@ -187,3 +187,24 @@ def test_snake__greedy_baseline_beats_random():
     rand = glyphjax.rollout(env, glyphjax.random_policy(4), seeds).returns.mean()
     greedy = glyphjax.rollout(env, env.scripted_policy, seeds).returns.mean()
     assert float(greedy) > 5 * float(rand) and float(greedy) > 0.1
+
+
+SQUARE = [(5, 5), (5, 4), (4, 4), (4, 5)]  # head ... tail, head heading RIGHT next to the tail
+
+
+def test_snake_tail_rule__reference_variant_dies_on_the_leaving_tail_cell_in_the_same_program(env):
+    """The GlyphBench reference counts the cell the tail is leaving as body: the same move dies."""
+    from glyphjax.suites.classics.snake import EV_SELF, snake_variant
+    ref = snake_variant("easy", tail_is_deadly=True)
+    assert not bool(env.default_params().tail_is_deadly) and bool(ref.default_params().tail_is_deadly)
+    assert ref.program == env.program and ref.card.id == "classics/snake-easy-tail-deadly"
+    assert "also counts as hitting the body" in ref.card.rules and "is allowed" in env.card.rules
+    start = snake_state(env, SQUARE, RIGHT, (1, 1))
+    state, tr = env.step(KEY, start, UP, ref.default_params())
+    assert bool(tr.terminated) and int(tr.event) == EV_SELF and state.head.tolist() == [5, 5]
+    # the scripted policy of each rule: only the default one may steer into the leaving tail
+    away = snake_state(env, SQUARE, RIGHT, (2, 5))  # the food lies beyond the tail
+    keys = jax.random.split(KEY, 16)
+    ref_moves = {int(ref.scripted_policy(k, away, ref.default_params())) for k in keys}
+    def_moves = {int(env.scripted_policy(k, away, env.default_params())) for k in keys}
+    assert UP not in ref_moves and def_moves == {UP}, (ref_moves, def_moves)
