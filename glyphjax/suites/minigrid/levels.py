@@ -172,7 +172,7 @@ MULTIROOM_MISSION = ("traverse the rooms to get to the goal",)
 OBSTACLE_MISSION = ("get to the green goal square without touching a moving obstacle",)
 UNLOCK_MISSION = ("open the door",)
 REDBLUE_MISSION = ("open the red door then the blue door",)
-MEMORY_MISSION = ("go to the object at the end of the hallway that matches the one in the start room",)
+MEMORY_MISSION = ("go to the matching object at the end of the hallway",)  # Farama's words
 
 
 def obj_mission(c):
