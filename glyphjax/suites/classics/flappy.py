@@ -1,8 +1,9 @@
 """Flappy: flap through gaps in pipes that scroll towards you.
 
-Reference rules (catalogue §5 row 7): 20x10 view, FLAP moves the bird one row up, otherwise it
-falls one row; a pipe every 6 columns with a 3-row gap; hitting a pipe or the ground ends the
-episode. The bird stays in column 4 and the pipes move one column left per turn (the world
+Catalogue parameters (§5 row 7): 20x10 view, a pipe every 6 columns with a 3-row gap; hitting a
+pipe or the ground ends the episode. The flight is our redesign, not the GlyphBench reference's:
+here FLAP moves the bird one row up and otherwise it falls one row (no momentum); in the
+reference FLAP sets the vertical speed to -2 and falls accelerate (gravity). The bird stays in column 4 and the pipes move one column left per turn (the world
 scrolls; the grid is the whole screen). The top row is a ceiling: flapping there keeps the bird in
 row 0. Reward (pattern A): +1/50 per pipe passed; the 50th pipe wins and ends the episode, so the
 return is in [0, 1] by construction; death pays 0.

@@ -1,10 +1,12 @@
 """Frogger: cross the road and the river to the goal row.
 
-Reference rules (catalogue §5 row 9): 13x10 board; row 0 is the goal, rows 1-4 are river lanes
-with logs, row 5 a safe median, rows 6-8 road lanes with cars, row 9 the start. Every lane
+Our layout on the catalogue's 13x10 board (§5 row 9): row 0 is the goal, rows 1-4 are river
+lanes with logs, row 5 a safe median, rows 6-8 road lanes with cars, row 9 the start. Every lane
 scrolls sideways with wrap-around (a lane moves one column every 1 or 2 turns, direction per
 lane). A turn: you move (or WAIT), then the lanes move; a log carries you with it. Touching a
-car, standing in water, or being carried off the screen by a log kills you. Moving off the board
+car, standing in water, or being carried off the screen by a log kills you. This is a redesign,
+not the GlyphBench reference's rules: the reference has 3 river lanes and 4 road lanes, and its
+logs carry the frog around the edge (wrap) instead of off the screen. Moving off the board
 is a no-op. Reward (pattern C): +1 on reaching row 0, -1 on death; a single terminal reward, so
 the return is in [-1, 1] by construction.
 """

@@ -10,7 +10,7 @@ import numpy as np
 import glyphjax
 from glyphjax.render.text import hud_strings
 from glyphjax.suites.minigrid import make_task
-from glyphjax.suites.minigrid.engine import (BALL, BOX, DONE, KEY, PICKUP, TURN_LEFT, cell_color,
+from glyphjax.suites.minigrid.engine import (BALL, BOX, DONE, KEY, MOVE_FORWARD, PICKUP, TURN_LEFT, cell_color,
                                              cell_type, pack)
 
 # colour indices of the engine, written out here (not imported) on purpose
@@ -65,3 +65,15 @@ def test_obstructedmaze__blue_target_green_blockers_grey_boxes():
     colours = {(int(t), int(c)) for t, c in zip(np.asarray(cell_type(g)).ravel(), np.asarray(cell_color(g)).ravel())
                if t in (BALL, BOX)}
     assert colours == {(BALL, BLUE_), (BALL, GREEN_), (BOX, GREY_)}, colours
+
+
+def test_last_turn_success__is_terminated_not_truncated():
+    """docs/core.md: success on the last allowed turn reports (terminated, not truncated);
+    Farama reports both there. Empty-5x5: the goal is one step east of (3, 2)."""
+    env, s = _reset("empty-5x5", 0)
+    T = env.card.max_steps
+    s = s.replace(pos=jnp.array([3, 2], jnp.int32), dir=jnp.int32(0), t=jnp.int32(T - 1))
+    _, tr = _step(env, s, MOVE_FORWARD, 0)
+    assert bool(tr.terminated) and not bool(tr.truncated) and np.isclose(float(tr.reward), 0.1)
+    _, tr = _step(env, s, TURN_LEFT, 0)  # the same last turn without success: truncated only
+    assert not bool(tr.terminated) and bool(tr.truncated)
