@@ -153,6 +153,7 @@ def run_tasks(task_ids: Sequence[str], seeds: np.ndarray, evaluate: TaskEvaluato
         report_resume(ppath, task_ids, len(seeds), done, stale)
     todo = [t for t in task_ids if t not in done]
     from eval.progress import task_progress
+    from glyphjax.core.compiled import release_if_crowded
     try:
         with sigint_seen() as seen, task_progress(len(todo), f"{label}", enabled=progress) as advance:
             for task in todo:
@@ -165,6 +166,7 @@ def run_tasks(task_ids: Sequence[str], seeds: np.ndarray, evaluate: TaskEvaluato
                 if ppath:
                     append_partial(ppath, key, r)
                 done[task] = r
+                release_if_crowded()  # a whole-registry run must not reach the kernel's map cap
     except KeyboardInterrupt:
         raise EvaluationInterrupted(label, sum(t in done for t in task_ids), len(task_ids), ppath) from None
     return {t: done[t] for t in task_ids}
