@@ -102,7 +102,25 @@ def glyphjax_steps(task: str, b: int, repeats: int, reset_share: float | None = 
             "live_share": live / (b * n)}
 
 
+def timed_loop(fn, repeats: int, min_seconds: float = 0.2) -> tuple[float, float]:
+    """Median (wall, CPU) seconds per call of fn(): each repeat calls it until `min_seconds` of
+    CPU time passed, so a ~50 us call is not timed one at a time."""
+    walls, cpus = [], []
+    for _ in range(repeats):
+        n, c, t = 0, time.process_time(), time.perf_counter()
+        while time.process_time() - c < min_seconds:
+            fn()
+            n += 1
+        walls.append((time.perf_counter() - t) / n)
+        cpus.append((time.process_time() - c) / n)
+    return statistics.median(walls), statistics.median(cpus)
+
+
 def glyphjax_text(task: str, b: int, repeats: int) -> dict:
+    """Text observations/s of B stepped states: jitted vmapped render packed into one array
+    (`glyphjax.core.packed`), one device copy, `render_batch` (`render_text` at B = 1) and
+    `.render()`; at B = 1 also whole turns (fused step + render, copy, text) of one episode."""
+    from glyphjax.core.packed import EpisodeStepper, frame_layout, pack_frame, unpack_frames
     env = glyphjax.make(task)
     card = env.card
     # states a few random steps into their episodes (so frames are not all the reset frame)
@@ -111,23 +129,34 @@ def glyphjax_text(task: str, b: int, repeats: int) -> dict:
     step = jax.jit(jax.vmap(wrapped.step))
     for i in range(5):
         state, _, _ = step(state, jax.random.randint(jax.random.PRNGKey(i), (b,), 0, card.num_actions, jnp.int32))
-    render = jax.jit(jax.vmap(lambda s: env.render(s.env_state)))
-    jax.block_until_ready(render(state))
+    layout = frame_layout(env)
+    if b == 1:
+        one = jax.tree.map(lambda x: x[0], state.env_state)
+        render = jax.jit(lambda s: pack_frame(env.render(s)))
 
-    def once():
-        frames = jax.device_get(render(state))
-        obs = glyphjax.render_batch(card, frames)
-        return [o.render() for o in obs]
+        def once():
+            return glyphjax.render_text(card, unpack_frames(np.asarray(render(one)), layout)).render()
+    else:
+        render = jax.jit(jax.vmap(lambda s: pack_frame(env.render(s.env_state))))
+
+        def once():
+            return [o.render() for o in glyphjax.render_batch(card, unpack_frames(np.asarray(render(state)), layout))]
     once()
-    times, cpus = [], []
-    for _ in range(repeats):
-        c = time.process_time()
-        t = time.perf_counter()
-        texts = once()
-        times.append(time.perf_counter() - t)
-        cpus.append(time.process_time() - c)
-    assert len(texts) == b
-    return {"text_obs_per_s": b / statistics.median(times), "text_obs_per_cpu_s": b / statistics.median(cpus)}
+    wall, cpu = timed_loop(once, repeats)
+    out = {"text_obs_per_s": b / wall, "text_obs_per_cpu_s": b / cpu}
+    if b == 1:
+        episode = [EpisodeStepper(env, 0)]
+        rng = np.random.default_rng(0)
+
+        def turn():
+            if episode[0].done:
+                episode[0] = EpisodeStepper(env, int(rng.integers(1 << 20)))
+            episode[0].step(int(rng.integers(card.num_actions)))
+            return glyphjax.render_text(card, episode[0].frame).render()
+        turn()
+        wall, cpu = timed_loop(turn, repeats)
+        out.update(turn_obs_per_s=1 / wall, turn_obs_per_cpu_s=1 / cpu)
+    return out
 
 
 def jumanji_steps(b: int, repeats: int) -> dict | None:
@@ -362,8 +391,33 @@ def main(argv=None) -> int:
                         fmt(o.get("compile_s"), ".2f"), fmt(g.get("text_obs_per_s")), fmt(g.get("text_obs_per_cpu_s")),
                         o.get("error") or g.get("error") or "")
         Console(width=200).print(ref)
+        if not args.no_text:
+            Console(width=200).print(text_table(rows, gb, batches))
     save()
     return 0
+
+
+def text_table(rows: dict, gb: dict, batches: list[int]):
+    """Text observations per CPU-second against the reference's public `step` (step + text):
+    ours render + copy + text at every B, and whole turns (step + render + copy + text) at B = 1."""
+    from rich.table import Table
+    table = Table(title="text observations / CPU-s vs the GlyphBench reference (its `step`: step + text)",
+                  title_justify="left")
+    cols = ["task", "ref text obs/cpu-s", "ours B=1 turn/cpu-s", "x ref B=1 turn"]
+    for b in batches:
+        cols += [f"ours B={b} text/cpu-s", f"x ref B={b}"]
+    for col in cols:
+        table.add_column(col, justify="left" if col == "task" else "right")
+    for task, g in gb.items():
+        ref = g.get("text_obs_per_cpu_s")
+        ratio = lambda x: "-" if ref is None or x is None else f"{x / ref:.2f}x"
+        turn = rows.get((task, 1), {}).get("turn_obs_per_cpu_s")
+        cells = [task, fmt(ref), fmt(turn), ratio(turn)]
+        for b in batches:
+            x = rows.get((task, b), {}).get("text_obs_per_cpu_s")
+            cells += [fmt(x), ratio(x)]
+        table.add_row(*cells)
+    return table
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from glyphjax.core.rollout import reset_key, step_key
-from glyphjax.core.types import Env, EnvState, Frame
+from glyphjax.core.types import NO_ACTION, Env, EnvState, Frame
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,8 +141,9 @@ class EpisodeStepper:
 
     def step(self, action: int) -> TurnOutcome:
         """Play `action` (an index, or NO_ACTION); returns the outcome and moves `frame` on."""
-        self.env._check_action(action)
-        self.state, packed = turn_program(self.env)(self.seed, self.state, jnp.int32(action), self.params, self.seat)
+        if not (isinstance(action, (int, np.integer)) and NO_ACTION <= action < self.env.card.num_actions):
+            self.env._check_action(action)  # raises the env's own error for a bad action
+        self.state, packed = turn_program(self.env)(self.seed, self.state, np.int32(action), self.params, self.seat)
         out = unpack_turn(self.env, np.asarray(packed), self.layout)
         self.frame, self.done = out.frame, out.done
         return out

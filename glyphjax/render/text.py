@@ -110,10 +110,24 @@ def glyph_presence(card: TaskCard, grid: np.ndarray) -> np.ndarray:
 
 
 def legend_strings(card: TaskCard, grid: np.ndarray) -> list[str]:
-    """Legend per frame: exactly the glyphs on screen, sorted by code point."""
+    """Legend per frame: exactly the glyphs on screen, sorted by code point (each distinct set of
+    glyphs joined once per card and kept: a task shows few distinct sets)."""
     present = glyph_presence(card, grid)
+    cache = _LEGENDS.setdefault(card, {})
+    if len(cache) > LEGEND_CACHE_SIZE:
+        cache.clear()
     lines_arr = _legend_lines(card)
-    return ["\n".join(lines_arr[row]) for row in present]
+    out = []
+    for key, row in zip(map(bytes, np.packbits(present, axis=1)), present):
+        legend = cache.get(key)
+        if legend is None:
+            legend = cache[key] = "\n".join(lines_arr[row])
+        out.append(legend)
+    return out
+
+
+LEGEND_CACHE_SIZE = 4096  # distinct glyph sets kept per card
+_LEGENDS: dict[TaskCard, dict[bytes, str]] = {}
 
 
 def hud_strings(card: TaskCard, hud: np.ndarray) -> list[str]:
@@ -126,7 +140,15 @@ def hud_strings(card: TaskCard, hud: np.ndarray) -> list[str]:
     fields = _hud_fields(card)
     if hud.shape[1] != len(fields):
         raise ValueError(f"{card.id}: HUD has {hud.shape[1]} values for fields {fields}")
-    return [_hud_line(card, fields, row) for row in hud.tolist()]
+    lines: dict[tuple, str] = {}  # a batch repeats rows (same step, same score): format each once
+    out = []
+    for row in hud.tolist():
+        key = tuple(row)
+        line = lines.get(key)
+        if line is None:
+            line = lines[key] = _hud_line(card, fields, row)
+        out.append(line)
+    return out
 
 
 def _hud_line(card: TaskCard, fields: tuple[str, ...], row: list[int]) -> str:
