@@ -8,11 +8,13 @@ For each task and batch size B: one jitted `lax.scan` of N auto-reset steps of B
 with uniformly random actions (no rendering); compile time is measured apart (lower + compile).
 Steps counted are live env steps: with --reset-share, a finished slot that waits for a reset place
 is frozen and not counted (`live_share` = counted / (B * N)).
-Text observations/s: jitted vmapped `render` of B states, copied to the host and turned into
-strings by `glyphjax.render_batch`. The peer (jumanji Snake-v1, 12x12) is stepped the same way
+Text observations/s: jitted vmapped `render` of B states packed into one array, copied to the
+host and turned into strings by `glyphjax.render_batch` (`render_text` at B = 1); at B = 1 also
+whole turns of one episode (`glyphjax.core.packed.EpisodeStepper`: fused step + render, one copy,
+text). The peer (jumanji Snake-v1, 12x12) is stepped the same way
 in the same run (AutoResetWrapper, vmapped, random actions in one scan). With `--glyphbench-src`
-the GlyphBench reference's Python env for every Classics task in --tasks (its registry id
-glyphbench/classics-<name>-v0) runs, one env with random actions and a reset on episode end, in
+the GlyphBench reference's Python env for every Classics and MiniGrid task in --tasks (its
+registry id glyphbench/<suite>-<name>-v0) runs, one env with random actions and a reset on episode end, in
 its own subprocess with a time cap (a crash or hang gives '-' and the reason): `_step` (no text)
 and `step` (text); a second table compares ours at the largest B and at B=1 with it, per
 CPU-second and wall. Figures are medians of `--repeats` runs.
@@ -194,7 +196,8 @@ sys.path.insert(0, src)
 pkg = types.ModuleType("glyphbench"); pkg.__path__ = [os.path.join(src, "glyphbench")]
 sys.modules["glyphbench"] = pkg
 import numpy as np
-import glyphbench.envs.classics  # registers the Classics envs
+import importlib
+importlib.import_module("glyphbench.envs." + env_id.split("/")[1].split("-")[0])  # registers the suite's envs
 from glyphbench.core.registry import make_env
 env = make_env(env_id)
 rng = np.random.default_rng(0)
@@ -238,10 +241,10 @@ def glyphbench_path(src: str) -> str:
 
 
 def glyphbench_id(task: str) -> str | None:
-    """Our classics/<name> is the reference's glyphbench/classics-<name>-v0 (same names in both
-    registries); None for tasks of other suites (not run against the reference here)."""
+    """Our classics/<name> and minigrid/<name> are the reference's glyphbench/<suite>-<name>-v0
+    (same names in both registries); None for tasks of other suites (not run against it here)."""
     suite, _, name = task.partition("/")
-    return f"glyphbench/classics-{name}-v0" if suite == "classics" else None
+    return f"glyphbench/{suite}-{name}-v0" if suite in ("classics", "minigrid") else None
 
 
 def glyphbench_rates(path: str, task: str, repeats: int, seconds: float = 1.0,
