@@ -5,8 +5,8 @@ so single-frame play (a person at the terminal, an LLM evaluation of a few episo
 rollout) pays mostly per array: four for a `Frame`, four more for a `Transition`. `pack_frame`
 writes grid, HUD, event and seat into one vector inside the jitted call and `unpack_frames` splits
 it on the host with numpy views. `turn_program(env)` fuses step, render and packing into one jitted
-call per turn; `observe_program(env)` renders and packs a state. Both are compiled once per
-`Env.program` and take params as an argument.
+call per turn; `start_program(env)` resets and renders the first frame. Both are compiled once
+per `Env.program` and take params as an argument.
 """
 
 from __future__ import annotations
@@ -81,9 +81,8 @@ def unpack_turn(env: Env, packed: np.ndarray, layout: FrameLayout) -> TurnOutcom
 
 
 _LAYOUTS: dict = {}
-_OBSERVE: dict = {}
+_START: dict = {}
 _TURN: dict = {}
-_RESET: dict = {}
 
 
 def frame_layout(env: Env) -> FrameLayout:
@@ -95,11 +94,14 @@ def frame_layout(env: Env) -> FrameLayout:
     return _LAYOUTS[env.program]
 
 
-def observe_program(env: Env) -> Callable[[EnvState, Any, jax.Array], jax.Array]:
-    """jit (state, params, seat) -> packed frame of the state as `seat` sees it."""
-    if env.program not in _OBSERVE:
-        _OBSERVE[env.program] = jax.jit(lambda state, params, seat: pack_frame(env.render(state, params, seat)))
-    return _OBSERVE[env.program]
+def start_program(env: Env) -> Callable[[jax.Array, Any, jax.Array], tuple[EnvState, jax.Array]]:
+    """jit (seed, params, seat) -> (first state of the episode with this seed, its packed frame)."""
+    if env.program not in _START:
+        def start(seed, params, seat):
+            state = env.reset(reset_key(seed), params)
+            return state, pack_frame(env.render(state, params, seat))
+        _START[env.program] = jax.jit(start)
+    return _START[env.program]
 
 
 def turn_program(env: Env) -> Callable[..., tuple[EnvState, jax.Array]]:
@@ -117,13 +119,6 @@ def turn_program(env: Env) -> Callable[..., tuple[EnvState, jax.Array]]:
     return _TURN[env.program]
 
 
-def reset_program(env: Env) -> Callable[[jax.Array, Any], EnvState]:
-    """jit (seed, params) -> the first state of the episode with this seed."""
-    if env.program not in _RESET:
-        _RESET[env.program] = jax.jit(lambda seed, params: env.reset(reset_key(seed), params))
-    return _RESET[env.program]
-
-
 class EpisodeStepper:
     """One episode stepped from the host turn by turn, one jitted call and one copy per turn: the
     same keys as `rollout`/`replay` (an episode is a function of task, seed and actions). `frame`
@@ -135,8 +130,8 @@ class EpisodeStepper:
         self.layout = frame_layout(env)
         self.seed = jnp.uint32(seed)
         self.seat = env._check_seat(seat)
-        self.state = reset_program(env)(self.seed, self.params)
-        self.frame = unpack_frames(np.asarray(observe_program(env)(self.state, self.params, self.seat)), self.layout)
+        self.state, packed = start_program(env)(self.seed, self.params, self.seat)
+        self.frame = unpack_frames(np.asarray(packed), self.layout)
         self.done = False
 
     def step(self, action: int) -> TurnOutcome:
