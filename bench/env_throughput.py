@@ -8,11 +8,13 @@ For each task and batch size B: one jitted `lax.scan` of N auto-reset steps of B
 with uniformly random actions (no rendering); compile time is measured apart (lower + compile).
 Steps counted are live env steps: with --reset-share, a finished slot that waits for a reset place
 is frozen and not counted (`live_share` = counted / (B * N)).
-Text observations/s: jitted vmapped `render` of B states, copied to the host and turned into
-strings by `glyphjax.render_batch`. The peer (jumanji Snake-v1, 12x12) is stepped the same way
+Text observations/s: jitted vmapped `render` of B states packed into one array, copied to the
+host and turned into strings by `glyphjax.render_batch` (`render_text` at B = 1); at B = 1 also
+whole turns of one episode (`glyphjax.core.packed.EpisodeStepper`: fused step + render, one copy,
+text). The peer (jumanji Snake-v1, 12x12) is stepped the same way
 in the same run (AutoResetWrapper, vmapped, random actions in one scan). With `--glyphbench-src`
-the GlyphBench reference's Python env for every Classics task in --tasks (its registry id
-glyphbench/classics-<name>-v0) runs, one env with random actions and a reset on episode end, in
+the GlyphBench reference's Python env for every Classics and MiniGrid task in --tasks (its
+registry id glyphbench/<suite>-<name>-v0) runs, one env with random actions and a reset on episode end, in
 its own subprocess with a time cap (a crash or hang gives '-' and the reason): `_step` (no text)
 and `step` (text); a second table compares ours at the largest B and at B=1 with it, per
 CPU-second and wall. Figures are medians of `--repeats` runs.
@@ -102,7 +104,25 @@ def glyphjax_steps(task: str, b: int, repeats: int, reset_share: float | None = 
             "live_share": live / (b * n)}
 
 
+def timed_loop(fn, repeats: int, min_seconds: float = 0.2) -> tuple[float, float]:
+    """Median (wall, CPU) seconds per call of fn(): each repeat calls it until `min_seconds` of
+    CPU time passed, so a ~50 us call is not timed one at a time."""
+    walls, cpus = [], []
+    for _ in range(repeats):
+        n, c, t = 0, time.process_time(), time.perf_counter()
+        while time.process_time() - c < min_seconds:
+            fn()
+            n += 1
+        walls.append((time.perf_counter() - t) / n)
+        cpus.append((time.process_time() - c) / n)
+    return statistics.median(walls), statistics.median(cpus)
+
+
 def glyphjax_text(task: str, b: int, repeats: int) -> dict:
+    """Text observations/s of B stepped states: jitted vmapped render packed into one array
+    (`glyphjax.core.packed`), one device copy, `render_batch` (`render_text` at B = 1) and
+    `.render()`; at B = 1 also whole turns (fused step + render, copy, text) of one episode."""
+    from glyphjax.core.packed import EpisodeStepper, frame_layout, pack_frame, unpack_frames
     env = glyphjax.make(task)
     card = env.card
     # states a few random steps into their episodes (so frames are not all the reset frame)
@@ -111,23 +131,34 @@ def glyphjax_text(task: str, b: int, repeats: int) -> dict:
     step = jax.jit(jax.vmap(wrapped.step))
     for i in range(5):
         state, _, _ = step(state, jax.random.randint(jax.random.PRNGKey(i), (b,), 0, card.num_actions, jnp.int32))
-    render = jax.jit(jax.vmap(lambda s: env.render(s.env_state)))
-    jax.block_until_ready(render(state))
+    layout = frame_layout(env)
+    if b == 1:
+        one = jax.tree.map(lambda x: x[0], state.env_state)
+        render = jax.jit(lambda s: pack_frame(env.render(s)))
 
-    def once():
-        frames = jax.device_get(render(state))
-        obs = glyphjax.render_batch(card, frames)
-        return [o.render() for o in obs]
+        def once():
+            return glyphjax.render_text(card, unpack_frames(np.asarray(render(one)), layout)).render()
+    else:
+        render = jax.jit(jax.vmap(lambda s: pack_frame(env.render(s.env_state))))
+
+        def once():
+            return [o.render() for o in glyphjax.render_batch(card, unpack_frames(np.asarray(render(state)), layout))]
     once()
-    times, cpus = [], []
-    for _ in range(repeats):
-        c = time.process_time()
-        t = time.perf_counter()
-        texts = once()
-        times.append(time.perf_counter() - t)
-        cpus.append(time.process_time() - c)
-    assert len(texts) == b
-    return {"text_obs_per_s": b / statistics.median(times), "text_obs_per_cpu_s": b / statistics.median(cpus)}
+    wall, cpu = timed_loop(once, repeats)
+    out = {"text_obs_per_s": b / wall, "text_obs_per_cpu_s": b / cpu}
+    if b == 1:
+        episode = [EpisodeStepper(env, 0)]
+        rng = np.random.default_rng(0)
+
+        def turn():
+            if episode[0].done:
+                episode[0] = EpisodeStepper(env, int(rng.integers(1 << 20)))
+            episode[0].step(int(rng.integers(card.num_actions)))
+            return glyphjax.render_text(card, episode[0].frame).render()
+        turn()
+        wall, cpu = timed_loop(turn, repeats)
+        out.update(turn_obs_per_s=1 / wall, turn_obs_per_cpu_s=1 / cpu)
+    return out
 
 
 def jumanji_steps(b: int, repeats: int) -> dict | None:
@@ -165,7 +196,8 @@ sys.path.insert(0, src)
 pkg = types.ModuleType("glyphbench"); pkg.__path__ = [os.path.join(src, "glyphbench")]
 sys.modules["glyphbench"] = pkg
 import numpy as np
-import glyphbench.envs.classics  # registers the Classics envs
+import importlib
+importlib.import_module("glyphbench.envs." + env_id.split("/")[1].split("-")[0])  # registers the suite's envs
 from glyphbench.core.registry import make_env
 env = make_env(env_id)
 rng = np.random.default_rng(0)
@@ -209,10 +241,10 @@ def glyphbench_path(src: str) -> str:
 
 
 def glyphbench_id(task: str) -> str | None:
-    """Our classics/<name> is the reference's glyphbench/classics-<name>-v0 (same names in both
-    registries); None for tasks of other suites (not run against the reference here)."""
+    """Our classics/<name> and minigrid/<name> are the reference's glyphbench/<suite>-<name>-v0
+    (same names in both registries); None for tasks of other suites (not run against it here)."""
     suite, _, name = task.partition("/")
-    return f"glyphbench/classics-{name}-v0" if suite == "classics" else None
+    return f"glyphbench/{suite}-{name}-v0" if suite in ("classics", "minigrid") else None
 
 
 def glyphbench_rates(path: str, task: str, repeats: int, seconds: float = 1.0,
@@ -362,8 +394,33 @@ def main(argv=None) -> int:
                         fmt(o.get("compile_s"), ".2f"), fmt(g.get("text_obs_per_s")), fmt(g.get("text_obs_per_cpu_s")),
                         o.get("error") or g.get("error") or "")
         Console(width=200).print(ref)
+        if not args.no_text:
+            Console(width=200).print(text_table(rows, gb, batches))
     save()
     return 0
+
+
+def text_table(rows: dict, gb: dict, batches: list[int]):
+    """Text observations per CPU-second against the reference's public `step` (step + text):
+    ours render + copy + text at every B, and whole turns (step + render + copy + text) at B = 1."""
+    from rich.table import Table
+    table = Table(title="text observations / CPU-s vs the GlyphBench reference (its `step`: step + text)",
+                  title_justify="left")
+    cols = ["task", "ref text obs/cpu-s", "ours B=1 turn/cpu-s", "x ref B=1 turn"]
+    for b in batches:
+        cols += [f"ours B={b} text/cpu-s", f"x ref B={b}"]
+    for col in cols:
+        table.add_column(col, justify="left" if col == "task" else "right")
+    for task, g in gb.items():
+        ref = g.get("text_obs_per_cpu_s")
+        ratio = lambda x: "-" if ref is None or x is None else f"{x / ref:.2f}x"
+        turn = rows.get((task, 1), {}).get("turn_obs_per_cpu_s")
+        cells = [task, fmt(ref), fmt(turn), ratio(turn)]
+        for b in batches:
+            x = rows.get((task, b), {}).get("text_obs_per_cpu_s")
+            cells += [fmt(x), ratio(x)]
+        table.add_row(*cells)
+    return table
 
 
 if __name__ == "__main__":

@@ -126,34 +126,33 @@ class Game:
     what a trajectory line needs (observation shown, action, reward, flags per turn)."""
 
     def __init__(self, task: str, seed: int):
-        import jax
         import glyphjax
-        from glyphjax.core.rollout import reset_key, step_key
+        from glyphjax.core.packed import EpisodeStepper
         self.env = glyphjax.make(task)
         self.card = self.env.card
         self.seed = seed
-        env = self.env
-        self._step = jax.jit(lambda s, t, st, a: env.step(step_key(s, t), st, a))
-        self._render = jax.jit(lambda st: env.render(st))
-        self.state = jax.jit(lambda s: env.reset(reset_key(s)))(jax.numpy.uint32(seed))
+        self._episode = EpisodeStepper(self.env, seed)  # one jitted call and one copy per turn
         self.ret = 0.0
         self.actions: list[int] = []
         self.turns: list[dict] = []
         self.terminated = self.truncated = False
 
     @property
+    def state(self):
+        return self._episode.state
+
+    @property
     def done(self) -> bool:
-        return bool(self.state.done)
+        return self._episode.done
 
     def observation(self) -> str:
         import glyphjax
-        return glyphjax.render_text(self.card, self._render(self.state)).render()
+        return glyphjax.render_text(self.card, self._episode.frame).render()
 
     def step(self, a: int) -> float:
-        import jax.numpy as jnp
         shown = self.observation()
-        self.state, tr = self._step(jnp.uint32(self.seed), self.state.t, self.state, jnp.int32(a))
-        r, term, trunc = float(tr.reward), bool(tr.terminated), bool(tr.truncated)
+        out = self._episode.step(a)
+        r, term, trunc = float(out.reward), out.terminated, out.truncated
         self.turns.append({"t": len(self.actions), "observation": shown, "action": a, "reward": r,
                            "terminated": term, "truncated": trunc})
         self.actions.append(a)

@@ -47,6 +47,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from glyphjax.core.packed import frame_layout, pack_frame, unpack_frames
 from glyphjax.core.registry import make
 from glyphjax.core.rollout import ArrayPolicy, policy_key, reset_key, step_key
 from glyphjax.core.types import NO_ACTION, Env, Frame
@@ -146,10 +147,13 @@ class _TaskBatch:
         return np.asarray(jax.device_get(self.fns["to_play"](self.states)))
 
     def frames(self, seats: np.ndarray) -> Frame:
-        """Every episode's frame as seats[j] sees it (one program renders every seat)."""
+        """Every episode's frame as seats[j] sees it (one program renders every seat), copied off
+        the device as one packed array."""
         if self.env.card.num_players == 1:
-            return jax.device_get(self.fns["render"](self.states, self.params))
-        return jax.device_get(self.fns["render"](self.states, jnp.asarray(seats, jnp.int32), self.params))
+            packed = self.fns["render"](self.states, self.params)
+        else:
+            packed = self.fns["render"](self.states, jnp.asarray(seats, jnp.int32), self.params)
+        return unpack_frames(np.asarray(packed), frame_layout(self.env))
 
     def array_actions(self, t: int, player: ArrayPlayer) -> np.ndarray:
         act = _array_player(self.env, player)
@@ -175,9 +179,9 @@ def _compiled(env: Env) -> dict:
                "players": {}}
         if env.card.num_players > 1:
             fns["to_play"] = jax.jit(jax.vmap(env.to_play))
-            fns["render"] = jax.jit(jax.vmap(lambda s, seat, p: env.render(s, p, seat), in_axes=(0, 0, None)))
+            fns["render"] = jax.jit(jax.vmap(lambda s, seat, p: pack_frame(env.render(s, p, seat)), in_axes=(0, 0, None)))
         else:
-            fns["render"] = jax.jit(jax.vmap(lambda s, p: env.render(s, p), in_axes=(0, None)))
+            fns["render"] = jax.jit(jax.vmap(lambda s, p: pack_frame(env.render(s, p)), in_axes=(0, None)))
         _COMPILED[env.program] = fns
     return _COMPILED[env.program]
 

@@ -28,7 +28,8 @@ import pytest
 
 import glyphjax
 from glyphjax.core.rollout import random_policy, replay
-from glyphjax.render.text import glyph_presence, hud_strings, render_batch
+from glyphjax.core.packed import FrameLayout, pack_frame, unpack_frames
+from glyphjax.render.text import glyph_presence, hud_strings, render_batch, render_text
 from tests.seat_checks import hidden_information_leaks, multi_seat_ids, random_legal_play
 
 EPISODES = int(os.environ.get("GLYPHJAX_PROPERTY_EPISODES", "10000"))
@@ -198,6 +199,29 @@ def test_task__every_glyph_on_screen_is_in_the_legend(task_id, batched):
         listed = {line.split(" — ")[0] for line in obs.legend.splitlines()}
         drawn = {chr(c) for c in np.unique(grid)}
         assert listed == drawn, f"{task_id}: legend {sorted(listed)} vs drawn {sorted(drawn)}"
+
+
+def test_task__single_frame_text_and_packed_frames_equal_the_batched_text(task_id, batched):
+    """`render_text` (the single-frame host path) and frames sent through `pack_frame` /
+    `unpack_frames` (one device copy) give byte for byte the text `render_batch` gives."""
+    env = glyphjax.make(task_id)
+    card = env.card
+    seeds = jnp.arange(BATCH, dtype=jnp.uint32)
+    state = batched.reset(seeds)
+    frames = [jax.device_get(batched.render(state))]
+    for t in range(3):
+        state, _, stepped = batched.step(seeds, t, state, jnp.full((BATCH,), -2, jnp.int32))
+        frames.append(jax.device_get(stepped))
+    rows = np.arange(0, BATCH, BATCH // 8)  # 8 episodes, each at a different turn
+    picked = jax.tree.map(lambda *xs: np.stack([xs[i % 4][r] for i, r in enumerate(rows)]), *frames)
+    batch_text = [o.render() for o in render_batch(card, picked)]
+    layout = FrameLayout(*picked.grid.shape[1:], picked.hud.shape[1])
+    unpacked = unpack_frames(np.asarray(jax.vmap(pack_frame)(picked)), layout)
+    for i, want in enumerate(batch_text):
+        one = jax.tree.map(lambda x: x[i], picked)
+        assert render_text(card, one).render() == want, f"{task_id}: frame {i}: single-frame text differs"
+        assert render_text(card, jax.tree.map(lambda x: x[i], unpacked)).render() == want, (
+            f"{task_id}: frame {i}: text of the packed frame differs")
 
 
 @pytest.mark.parametrize("suite", glyphjax.suite_names())

@@ -12,57 +12,94 @@ import numpy as np
 
 
 SMALL_MASK = 128  # up to this many cells, kth_true takes the shorter graph (see below)
+WORD_MASK = 1024  # up to this many cells (32 words), kth_true searches bit words
 
 
-def kth_true(flat: jax.Array, k: jax.Array) -> jax.Array:
+def kth_true(flat: jax.Array, k: jax.Array, small_graph: bool | None = None) -> jax.Array:
     """Index of the (k+1)-th True of a 1-D bool mask: `argmax(cumsum(flat) > k)` (0 when the mask
     is empty or k >= its count), computed in blocks.
 
     XLA on CPU lowers a cumsum to a log-depth scan of slices and concatenations, which made this
-    draw ~70% of a vmapped MiniGrid DoorKey reset. Here the n cells are cut into ~sqrt(n) blocks
-    of ~sqrt(n), and the prefix sums are written as triangular masked sums (bit for bit the same
-    index). The index is the number of cells whose running count is <= k.
-    - n <= SMALL_MASK: the running count of every cell (Trues in earlier blocks + in-block prefix,
-      an [nb, b, b] masked sum) in one go: four reductions, so a generator making a dozen draws
-      compiles ~0.07 s faster per draw (vmapped, B = 4096), at the same run time.
-    - larger masks: the block holding the (k+1)-th True is found from the block counts, then the
-      column inside it (seven reductions, but O(n) work instead of O(n * sqrt(n)); 2-4x faster
-      at n = 361)."""
+    draw ~70% of a vmapped MiniGrid DoorKey reset. Every path below gives the same index bit for
+    bit; they differ in graph size and run time.
+    - small graph (default for n <= SMALL_MASK): the running count of every cell (Trues in earlier
+      blocks + in-block prefix, an [nb, b, b] masked sum) in one go: four reductions, the cheapest
+      to compile, for draws made once per episode (level generators).
+    - bit words (n <= WORD_MASK, or `small_graph=False`): the mask as 32-bit words, the word
+      holding the (k+1)-th True from popcounts, the bit inside it by a 5-step binary search: one
+      pass over the cells, the fastest to run (for draws made every step).
+    - larger masks: the same search over ~sqrt(n) blocks of ~sqrt(n) cells (seven reductions)."""
+    n = flat.shape[0]
+    if (n <= SMALL_MASK) if small_graph is None else small_graph:
+        return _kth_true_small(flat, k)
+    if n <= WORD_MASK:
+        return _kth_true_words(flat, k)
+    b = max(1, math.isqrt(max(n - 1, 0)) + 1)
+    nb = -(-n // b)
+    m = jnp.pad(flat.astype(jnp.int32), (0, nb * b - n)).reshape(nb, b)
+    block_cnt = m.sum(axis=1)
+    row, k_in = _block_of_kth(block_cnt, k)
+    cells = jnp.sum(jnp.where(np.arange(nb)[:, None] == row, m, 0), axis=0)
+    tri = np.arange(b)[:, None] >= np.arange(b)[None, :]
+    col = jnp.sum(jnp.sum(jnp.where(tri, cells[None, :], 0), axis=1) <= k_in, dtype=jnp.int32)
+    return jnp.where(row >= nb, 0, row * b + col).astype(jnp.int32)
+
+
+def _block_of_kth(block_cnt: jax.Array, k: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """(block holding the (k+1)-th True, k among that block's Trues) from int32 block counts;
+    the block index equals the number of blocks when k >= the total count."""
+    nb = block_cnt.shape[0]
+    tri_b = np.arange(nb)[:, None] >= np.arange(nb)[None, :]
+    block_cum = jnp.sum(jnp.where(tri_b, block_cnt[None, :], 0), axis=1)
+    passed = block_cum <= k  # blocks holding fewer than k+1 Trues in total
+    return jnp.sum(passed, dtype=jnp.int32), k - jnp.sum(jnp.where(passed, block_cnt, 0))
+
+
+def _kth_true_small(flat: jax.Array, k: jax.Array) -> jax.Array:
     n = flat.shape[0]
     b = max(1, math.isqrt(max(n - 1, 0)) + 1)
     nb = -(-n // b)
     m = jnp.pad(flat.astype(jnp.int32), (0, nb * b - n)).reshape(nb, b)
     block_cnt = m.sum(axis=1)
     tri = np.arange(b)[:, None] >= np.arange(b)[None, :]
-    if n <= SMALL_MASK:
-        earlier = np.arange(nb)[:, None] > np.arange(nb)[None, :]
-        before = jnp.sum(jnp.where(earlier, block_cnt[None, :], 0), axis=1)  # [nb]
-        running = before[:, None] + jnp.sum(jnp.where(tri[None], m[:, None, :], 0), axis=2)
-        idx = jnp.sum(running <= k, dtype=jnp.int32)
-        return jnp.where(idx >= n, 0, idx).astype(jnp.int32)
-    tri_b = np.arange(nb)[:, None] >= np.arange(nb)[None, :]
-    block_cum = jnp.sum(jnp.where(tri_b, block_cnt[None, :], 0), axis=1)
-    passed = block_cum <= k  # blocks holding fewer than k+1 Trues in total
-    row = jnp.sum(passed, dtype=jnp.int32)
-    k_in = k - jnp.sum(jnp.where(passed, block_cnt, 0))
-    cells = jnp.sum(jnp.where(np.arange(nb)[:, None] == row, m, 0), axis=0)
-    col = jnp.sum(jnp.sum(jnp.where(tri, cells[None, :], 0), axis=1) <= k_in, dtype=jnp.int32)
-    return jnp.where(row >= nb, 0, row * b + col).astype(jnp.int32)
+    earlier = np.arange(nb)[:, None] > np.arange(nb)[None, :]
+    before = jnp.sum(jnp.where(earlier, block_cnt[None, :], 0), axis=1)  # [nb]
+    running = before[:, None] + jnp.sum(jnp.where(tri[None], m[:, None, :], 0), axis=2)
+    idx = jnp.sum(running <= k, dtype=jnp.int32)
+    return jnp.where(idx >= n, 0, idx).astype(jnp.int32)
 
 
-def uniform_true(flat: jax.Array, u: jax.Array) -> jax.Array:
+def _kth_true_words(flat: jax.Array, k: jax.Array) -> jax.Array:
+    n = flat.shape[0]
+    nw = -(-n // 32)
+    bits = jnp.uint32(1) << jnp.arange(32, dtype=jnp.uint32)
+    m = jnp.pad(flat, (0, nw * 32 - n)).reshape(nw, 32)
+    words = jnp.sum(jnp.where(m, bits, jnp.uint32(0)), axis=1, dtype=jnp.uint32)  # distinct bits: sum = or
+    row, k_in = _block_of_kth(jax.lax.population_count(words).astype(jnp.int32), k)
+    w = jnp.sum(jnp.where(np.arange(nw) == row, words, jnp.uint32(0)), dtype=jnp.uint32)
+    pos = jnp.int32(0)
+    for width in (16, 8, 4, 2, 1):  # the (k_in+1)-th set bit of w: skip the low half when it has <= k_in
+        low = jax.lax.population_count(w & jnp.uint32((1 << width) - 1)).astype(jnp.int32)
+        skip = low <= k_in
+        k_in = jnp.where(skip, k_in - low, k_in)
+        w = jnp.where(skip, w >> width, w)
+        pos = pos + jnp.where(skip, width, 0)
+    return jnp.where(row >= nw, 0, row * 32 + pos).astype(jnp.int32)
+
+
+def uniform_true(flat: jax.Array, u: jax.Array, small_graph: bool | None = None) -> jax.Array:
     """A uniformly random True index of a 1-D bool mask from one uniform u in [0, 1): the
-    floor(u * count)-th True (0 when the mask is empty)."""
+    floor(u * count)-th True (0 when the mask is empty). `small_graph`: see `kth_true`."""
     count = jnp.sum(flat, dtype=jnp.int32)
-    return kth_true(flat, jnp.floor(u * count).astype(jnp.int32))
+    return kth_true(flat, jnp.floor(u * count).astype(jnp.int32), small_graph)
 
 
-def random_cell(u: jax.Array, mask: jax.Array) -> tuple[jax.Array, jax.Array]:
+def random_cell(u: jax.Array, mask: jax.Array, small_graph: bool | None = None) -> tuple[jax.Array, jax.Array]:
     """One uniformly random True cell of a bool mask (any shape) from one uniform u in [0, 1):
     -> (flat index int32, found bool). One random number, whatever the mask size; with no True
-    cell the index is 0 and `found` False."""
+    cell the index is 0 and `found` False. `small_graph`: see `kth_true`."""
     flat = mask.reshape(-1)
-    return uniform_true(flat, u), jnp.any(flat)
+    return uniform_true(flat, u, small_graph), jnp.any(flat)
 
 
 def random_cells(u: jax.Array, mask: jax.Array, k: int) -> tuple[jax.Array, jax.Array]:

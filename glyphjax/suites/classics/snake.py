@@ -23,7 +23,7 @@ from flax import struct
 from glyphjax.core.grid import DIR_DELTAS, DIR_NAMES, OPPOSITE, border_mask, codepoints
 from glyphjax.core.registry import register
 from glyphjax.core.types import Env, EnvState, TaskCard, init_state_fields
-from glyphjax.core.sampling import random_cell
+from glyphjax.core.sampling import kth_true, random_cell
 from glyphjax.suites.classics.common import FLOOR, GLYPHS_COMMON, WALL
 
 HEADS = "▲▼◀▶"  # head glyph per heading (UP, DOWN, LEFT, RIGHT)
@@ -135,8 +135,11 @@ class Snake(Env):
         body = body.at[rc, cc].set(length.astype(jnp.int16))
         eaten = state.eaten + eats.astype(jnp.int32)
         won = eaten >= self.target
-        free = (body == 0) & self._interior()
-        idx, _ = random_cell(jax.random.uniform(key), free)
+        # the food draw (`uniform_true` of the free cells) with its count in closed form: after a
+        # move that eats, the body covers exactly `length` interior cells
+        free = ((body == 0) & self._interior()).reshape(-1)
+        count = jnp.int32((s - 2) ** 2) - length
+        idx = kth_true(free, jnp.floor(jax.random.uniform(key) * count).astype(jnp.int32), small_graph=False)
         food = jnp.where(eats, jnp.stack([idx // s, idx % s]).astype(jnp.int32), state.food)
 
         moved = state.replace(body=body, head=jnp.stack([rc, cc]).astype(jnp.int32), heading=heading,
