@@ -1,0 +1,249 @@
+"""WitnessForge: generate candidate levels per curriculum slot, keep those passing every filter
+(witness.md §5), and write the level bank. `python -m glyphjax.witness.forge [--out F]`.
+
+Deterministic: candidate j of slot k of a game comes from numpy's PCG64 seeded with
+(game index, k, j). Filters, in order (removal counts are reported per filter):
+structure (start != exit, exits reachable, symbols on free cells), depth (an accepted path exists
+and the optimum, CONFIRM included, is >= 5 actions), necessity (every active primitive: without
+it some path is accepted that the full level rejects or refuses), greedy (none of the 24
+tie-break orders of the rule-blind greedy walk is accepted), random (uniform play over the 6
+actions wins <= 0.4% of 2,000 vmapped episodes) and dedupe (canonical hash unseen).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import dataclasses
+import itertools
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from glyphjax.witness import solver
+from glyphjax.witness.games import GAMES, GameDef, Slot, curriculum
+from glyphjax.witness.layout import COLOURS, PIECES, Level, with_edges_both_ways
+from glyphjax.witness.reference import mirror_rc
+
+BANK = Path(__file__).parent / "data" / "bank.json"
+MIN_DEPTH = 5
+RANDOM_EPISODES = 2000
+RANDOM_MAX_WINS = 8  # 0.4% of 2,000
+MAX_CANDIDATES = 400  # per slot, before giving up on the slot
+FILTERS = ("structure", "depth", "necessity", "greedy", "dedupe", "random")
+ORDERS = tuple(itertools.permutations(range(4)))
+
+
+def _place(grid: list[list[str]], rng: np.random.Generator, ch: str, n: int) -> list[tuple[int, int]]:
+    free = [(r, c) for r in range(len(grid)) for c in range(len(grid[0])) if grid[r][c] == "."]
+    picks = [free[i] for i in rng.choice(len(free), size=min(n, len(free)), replace=False)]
+    for r, c in picks:
+        grid[r][c] = ch if len(ch) == 1 else ch[rng.integers(len(ch))]
+    return picks
+
+
+def candidate(slot: Slot, rng: np.random.Generator) -> Level:
+    """A random level for the slot: start and exit(s), then each primitive's symbols."""
+    rows, cols = slot.size
+    grid = [["."] * cols for _ in range(rows)]
+    rules = set(slot.rules)
+    axis = int(rng.integers(3)) if "symmetry" in rules else 0
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    if "symmetry" in rules:  # both heads must end on an exit; the shadow's start stays clear
+        ends = [x for x in cells if mirror_rc(rows, cols, axis, x) != x]
+        s, e = (ends[i] for i in rng.choice(len(ends), size=2, replace=False))
+        while e == mirror_rc(rows, cols, axis, s):
+            e = ends[rng.integers(len(ends))]
+        for x, ch in ((mirror_rc(rows, cols, axis, e), "E"), (mirror_rc(rows, cols, axis, s), "x")):
+            grid[x[0]][x[1]] = ch
+    else:
+        corners = [(0, 0), (0, cols - 1), (rows - 1, 0), (rows - 1, cols - 1)]
+        s = corners[rng.integers(4)]
+        e = (rows - 1 - s[0], cols - 1 - s[1])
+    grid[s[0]][s[1]], grid[e[0]][e[1]] = "S", "E"
+    colours = COLOURS[:2] if rng.random() < 0.7 else COLOURS[:3]
+    if "walls" in rules:
+        _place(grid, rng, "#", int(rng.integers(2, 5)))
+    if "hexagon" in rules:
+        _place(grid, rng, "H", int(rng.integers(1, 4)))
+    if "squares" in rules:
+        _place(grid, rng, colours, int(rng.integers(2, 5)))
+    if "stars" in rules:
+        star = colours[rng.integers(len(colours))].lower()
+        _place(grid, rng, star, 2)
+        if rng.random() < 0.5:
+            _place(grid, rng, colours.lower(), 1)
+    if "triangles" in rules:
+        _place(grid, rng, "123", int(rng.integers(1, 4)))
+    if "polyomino" in rules:
+        _place(grid, rng, PIECES, int(rng.integers(1, 3)))
+    if "eliminator" in rules:
+        _place(grid, rng, "%", 1)
+    grid = [["." if ch == "x" else ch for ch in row] for row in grid]
+    symbols = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] not in ".#SE"]
+    hidden = ()
+    if "hints" in rules and symbols:
+        hidden = tuple(sorted(symbols[i] for i in rng.choice(len(symbols), size=min(2, len(symbols)), replace=False)))
+    edges = ()
+    if "walls" in rules:
+        edges = tuple((int(rng.integers(rows - 1)), int(rng.integers(cols)), 1) for _ in range(rng.integers(0, 3)))
+        edges = with_edges_both_ways(edges)
+    return Level(board=tuple("".join(r) for r in grid), rules=tuple(sorted(rules)), hidden=hidden,
+                 edges=edges, axis=axis)
+
+
+def structure_ok(level: Level) -> bool:
+    """Start != exit, some exit reachable ignoring every rule, symbols on free cells, hidden cells
+    holding symbols."""
+    exits = {(r, c) for r in range(level.rows) for c in range(level.cols) if level.at(r, c) == "E"}
+    if not exits or level.start in exits:
+        return False
+    if any(level.at(r, c) in ".#SE" for r, c in level.hidden):
+        return False
+    open_level = dataclasses.replace(level, rules=())
+    return any(True for _ in solver.paths_to_exits(open_level, 24, limit=50_000))
+
+
+def greedy_wins(level: Level) -> int:
+    """How many of the 24 tie-break orders of the rule-blind greedy walk are accepted."""
+    from glyphjax.witness.reference import violations
+    return sum(not violations(level, solver.greedy_path(level, order)) for order in ORDERS)
+
+
+NECESSARY = ("walls", "hexagon", "squares", "stars", "triangles", "polyomino", "symmetry", "eliminator")
+
+
+def hint_needed(level: Level) -> bool:
+    """With the hidden symbols blanked, some accepted path is rejected by the real level."""
+    from glyphjax.witness.reference import violations
+    board = [list(row) for row in level.board]
+    for r, c in level.hidden:
+        board[r][c] = "."
+    blind = dataclasses.replace(level, board=tuple("".join(r) for r in board), hidden=())
+    return solver.first_path(blind, lambda p: not violations(blind, p) and bool(violations(level, p))) is not None
+
+
+def first_failed_filter(level: Level, seen: set[str]) -> tuple[str | None, list[int] | None]:
+    """The first filter (before the batched random-play one) the level fails, and its solution."""
+    if not structure_ok(level):
+        return "structure", None
+    sol = solver.solve(level)
+    if sol is None or len(sol) + 1 < MIN_DEPTH:
+        return "depth", None
+    for rule in level.rules:
+        if rule in NECESSARY and solver.necessity(level, rule).witness is None:
+            return "necessity", None
+    if "hints" in level.rules and not hint_needed(level):
+        return "necessity", None
+    if greedy_wins(level):
+        return "greedy", None
+    if level.canonical_hash() in seen:
+        return "dedupe", None
+    return None, sol
+
+
+def random_win_counts(levels: list[Level], episodes: int = RANDOM_EPISODES) -> list[int]:
+    """Wins of uniform random play (6 actions, one level's budget) per level, vmapped."""
+    import jax
+    import jax.numpy as jnp
+
+    from glyphjax.core.rollout import random_policy, rollout
+    from glyphjax.witness.engine import Witness
+    from glyphjax.witness.layout import game_params
+
+    params = [game_params([lv], (0, 1, 2, 3)) for lv in levels]
+    stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *params)
+    env = Witness("witness/forge-probe", params[0], "random-play probe")
+    seeds = jnp.arange(episodes, dtype=jnp.uint32)
+    result = jax.vmap(lambda p: rollout(env, random_policy(6), seeds, p))(stacked)
+    return [int(x) for x in np.asarray((result.returns > 0).sum(axis=1))]
+
+
+@dataclasses.dataclass
+class ForgeLog:
+    candidates: int = 0
+    removed: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    unfilled: list = dataclasses.field(default_factory=list)
+
+    def report(self) -> str:
+        kept = self.candidates - sum(self.removed.values())
+        lines = [f"candidates {self.candidates}, kept {kept}"]
+        lines += [f"  removed by {f:<10} {self.removed[f]}" for f in FILTERS]
+        if self.unfilled:
+            lines.append(f"  slots left empty after {MAX_CANDIDATES} candidates: {self.unfilled}")
+        return "\n".join(lines)
+
+
+def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog) -> list[Level]:
+    """The levels of one game, slot by slot (random play checked in batches of pending slots)."""
+    slots = curriculum(game)
+    chosen: dict[int, Level] = {}
+    tries = {k: 0 for k in range(len(slots))}
+    while len(chosen) + len([k for k in log.unfilled if k[0] == game.name]) < len(slots):
+        pending = {}
+        for k, slot in enumerate(slots):
+            if k in chosen or (game.name, k) in log.unfilled:
+                continue
+            while tries[k] < MAX_CANDIDATES:
+                rng = np.random.default_rng([gi, k, tries[k]])
+                tries[k] += 1
+                level = candidate(slot, rng)
+                log.candidates += 1
+                failed, sol = first_failed_filter(level, seen)
+                if failed:
+                    log.removed[failed] += 1
+                    continue
+                pending[k] = dataclasses.replace(level, solution=tuple(sol))
+                seen.add(level.canonical_hash())
+                break
+            else:
+                log.unfilled.append((game.name, k))
+        if not pending:
+            break
+        wins = random_win_counts(list(pending.values()))
+        for (k, level), w in zip(pending.items(), wins):
+            if w <= RANDOM_MAX_WINS:
+                chosen[k] = level
+            else:
+                log.removed["random"] += 1
+                seen.discard(level.canonical_hash())
+    return [chosen[k] for k in sorted(chosen)]
+
+
+def forge(games=GAMES) -> tuple[dict, ForgeLog]:
+    log, seen, bank = ForgeLog(), set(), {}
+    for gi, game in enumerate(GAMES):
+        if game not in games:
+            continue
+        bank[game.name] = [lv.to_json() for lv in forge_game(gi, game, seen, log)]
+    return bank, log
+
+
+def load_bank(path: Path = BANK) -> dict[str, list[Level]]:
+    if not path.exists():
+        raise FileNotFoundError(f"WITNESS level bank {path} is missing; build it with "
+                                "`python -m glyphjax.witness.forge`")
+    data = json.loads(path.read_text())
+    return {name: [Level.from_json(d) for d in levels] for name, levels in data["games"].items()}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="Build the WITNESS level bank (deterministic).")
+    ap.add_argument("--out", type=Path, default=BANK)
+    ap.add_argument("--games", default="*", help="glob over game names (default: all)")
+    args = ap.parse_args(argv)
+    import fnmatch
+    games = [g for g in GAMES if fnmatch.fnmatch(g.name, args.games)]
+    t0 = time.time()
+    bank, log = forge(games)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"ref_source": "solver_optimal", "games": bank}, indent=1) + "\n")
+    print(log.report())
+    print(f"{sum(len(v) for v in bank.values())} levels in {len(bank)} games -> {args.out} "
+          f"({time.time() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
