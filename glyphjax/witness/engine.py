@@ -70,6 +70,20 @@ def _rc(flat: jax.Array) -> jax.Array:
     return jnp.stack([flat // COLS, flat % COLS])
 
 
+_ROW = jnp.arange(ROWS, dtype=jnp.int32)[:, None]
+_COL = jnp.arange(COLS, dtype=jnp.int32)[None, :]
+
+
+def cell_mask(rc: jax.Array) -> jax.Array:
+    """bool[R, C]: True at one cell (a comparison, not a scatter: scatters are slow vmapped on CPU)."""
+    return (_ROW == rc[0]) & (_COL == rc[1])
+
+
+def _path_cell(path: jax.Array, i: jax.Array) -> jax.Array:
+    """int32[2]: the i-th path cell, read by a masked sum (no vmapped gather)."""
+    return _rc(jnp.sum(jnp.where(jnp.arange(CELLS) == i, path.astype(jnp.int32), 0)))
+
+
 def violation_mask(lv: LevelArrays, on_path: jax.Array, head: jax.Array) -> jax.Array:
     """bool[R, C]: the cells a CONFIRM marks (empty = accepted): every check primitive, then the
     eliminators, then the head (and the shadow head) off an exit."""
@@ -78,13 +92,25 @@ def violation_mask(lv: LevelArrays, on_path: jax.Array, head: jax.Array) -> jax.
     bad = hexagon.check(cover) | squares.check(cover) | stars.check(cover) | triangles.check(cover)
     bad = bad | polyomino.check(cover) | symmetry.check(cover, head)
     bad = eliminator.resolve(cover, bad)
-    return bad | (jnp.zeros((ROWS, COLS), jnp.bool_).at[head[0], head[1]].set(True) & ~lv.goal)
+    return bad | (cell_mask(head) & ~lv.goal)
+
+
+def move_verdict(lv: LevelArrays, path: jax.Array, path_len: jax.Array, on_path: jax.Array, d: jax.Array):
+    """-> (head, target cell, retraction?, refused?) of moving the head in direction d."""
+    head = _path_cell(path, path_len - 1)
+    target = head + DIR_DELTAS[d]
+    prev = _path_cell(path, jnp.maximum(path_len - 2, 0))
+    retract = (path_len >= 2) & jnp.all(target == prev)
+    tr, tc = jnp.clip(target[0], 0, ROWS - 1), jnp.clip(target[1], 0, COLS - 1)
+    refused = ~retract & (walls.refuse(lv, head, d, target) | on_path[tr, tc]
+                          | symmetry.refuse(lv, on_path, head, d, target))
+    return head, target, retract, refused
 
 
 def _fresh_path(lv: LevelArrays):
     start = lv.start[0] * COLS + lv.start[1]
-    path = jnp.zeros((CELLS,), jnp.int16).at[0].set(start.astype(jnp.int16))
-    on_path = jnp.zeros((ROWS, COLS), jnp.bool_).at[lv.start[0], lv.start[1]].set(True)
+    path = jnp.where(jnp.arange(CELLS) == 0, start, 0).astype(jnp.int16)
+    on_path = cell_mask(lv.start)
     return path, jnp.int32(1), on_path
 
 
@@ -130,17 +156,12 @@ class Witness(Env):
 
     def _move(self, lv: LevelArrays, s: WitnessState, d: jax.Array):
         """-> (state after the move, event): a step, a retraction or a refusal."""
-        head = _rc(s.path[s.path_len - 1])
-        target = head + DIR_DELTAS[d]
-        prev = _rc(s.path[jnp.maximum(s.path_len - 2, 0)])
-        retract = (s.path_len >= 2) & jnp.all(target == prev)
+        head, target, retract, refused = move_verdict(lv, s.path, s.path_len, s.on_path, d)
         tr, tc = jnp.clip(target[0], 0, ROWS - 1), jnp.clip(target[1], 0, COLS - 1)
-        refused = ~retract & (walls.refuse(lv, head, d, target) | s.on_path[tr, tc]
-                              | symmetry.refuse(lv, s.on_path, head, d, target))
-        stepped = s.replace(path=s.path.at[s.path_len].set((tr * COLS + tc).astype(jnp.int16)),
-                            path_len=s.path_len + 1, on_path=s.on_path.at[tr, tc].set(True),
-                            seen=s.seen.at[tr, tc].set(True))
-        back = s.replace(path_len=s.path_len - 1, on_path=s.on_path.at[head[0], head[1]].set(False))
+        at_target = cell_mask(jnp.stack([tr, tc]))
+        stepped = s.replace(path=jnp.where(jnp.arange(CELLS) == s.path_len, tr * COLS + tc, s.path).astype(jnp.int16),
+                            path_len=s.path_len + 1, on_path=s.on_path | at_target, seen=s.seen | at_target)
+        back = s.replace(path_len=s.path_len - 1, on_path=s.on_path & ~cell_mask(head))
         out = _select(refused, s, _select(retract, back, stepped))
         return out, jnp.where(refused, EV_REFUSED, jnp.where(retract, EV_RETRACTED, EV_MOVED))
 
@@ -158,17 +179,16 @@ class Witness(Env):
         moved, move_event = self._move(lv, s, mapping.direction(params.sigma, action))
         path, n, on_path = _fresh_path(lv)
         cleared = s.replace(path=path, path_len=n, on_path=on_path)
-        head = _rc(s.path[s.path_len - 1])
+        head = _path_cell(s.path, s.path_len - 1)
         marks = violation_mask(lv, s.on_path, head)
         accepted = ~jnp.any(marks)
         is_confirm, is_reset = action == CONFIRM, action == RESET
         out = _select(is_confirm | ~acted, s, _select(is_reset, cleared, moved))
         used = s.used + acted.astype(jnp.int32)
         solved_now = is_confirm & accepted
-        out = out.replace(used=used, violation=is_confirm & ~accepted & marks,
-                          solved=s.solved.at[s.level].set(s.solved[s.level] | solved_now),
-                          actions_at_solve=jnp.where(solved_now, s.actions_at_solve.at[s.level].set(used),
-                                                     s.actions_at_solve))
+        this = (jnp.arange(MAX_LEVELS) == s.level) & solved_now
+        out = out.replace(used=used, violation=is_confirm & ~accepted & marks, solved=s.solved | this,
+                          actions_at_solve=jnp.where(this, used, s.actions_at_solve))
         last = s.level + 1 >= params.n_levels
         failed = acted & ~solved_now & (used >= BUDGET)
         out = self._next_level(params, out, solved_now, last).replace(failed=s.failed | failed)
@@ -192,9 +212,8 @@ class Witness(Env):
         codes = jnp.where(hints.concealed(lv, s.seen), HIDDEN, codes)
         codes = jnp.where(symmetry.shadow(lv, s.on_path), SHADOW, codes)
         codes = jnp.where(s.on_path, BODY, codes)
-        codes = codes.at[lv.start[0], lv.start[1]].set(jnp.where(s.path_len > 1, START, codes[lv.start[0], lv.start[1]]))
-        head = _rc(s.path[s.path_len - 1])
-        codes = codes.at[head[0], head[1]].set(HEAD)
+        codes = jnp.where(cell_mask(lv.start) & (s.path_len > 1), START, codes)
+        codes = jnp.where(cell_mask(_path_cell(s.path, s.path_len - 1)), HEAD, codes)
         codes = jnp.where(s.violation, VIOLATION, codes)
         return _TABLE[codes], (s.level + 1, params.n_levels, s.used)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import collections
 import dataclasses
+import functools
 import itertools
 import json
 import time
@@ -23,11 +24,11 @@ from pathlib import Path
 import numpy as np
 
 from glyphjax.witness import solver
+from glyphjax.witness.bank import BANK
 from glyphjax.witness.games import GAMES, GameDef, Slot, curriculum
 from glyphjax.witness.layout import COLOURS, PIECES, Level, with_edges_both_ways
 from glyphjax.witness.reference import mirror_rc
 
-BANK = Path(__file__).parent / "data" / "bank.json"
 MIN_DEPTH = 5
 RANDOM_EPISODES = 2000
 RANDOM_MAX_WINS = 8  # 0.4% of 2,000
@@ -53,9 +54,14 @@ def candidate(slot: Slot, rng: np.random.Generator) -> Level:
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     if "symmetry" in rules:  # both heads must end on an exit; the shadow's start stays clear
         ends = [x for x in cells if mirror_rc(rows, cols, axis, x) != x]
-        s, e = (ends[i] for i in rng.choice(len(ends), size=2, replace=False))
-        while e == mirror_rc(rows, cols, axis, s):
-            e = ends[rng.integers(len(ends))]
+        s = ends[rng.integers(len(ends))]
+        ends = [x for x in ends if x not in (s, mirror_rc(rows, cols, axis, s))]
+        def reach(x):  # the head may end on either exit of the pair
+            m = mirror_rc(rows, cols, axis, x)
+            return min(abs(x[0] - s[0]) + abs(x[1] - s[1]), abs(m[0] - s[0]) + abs(m[1] - s[1]))
+        far = max(reach(x) for x in ends)
+        ends = [x for x in ends if reach(x) >= far - 1]
+        e = ends[rng.integers(len(ends))]
         for x, ch in ((mirror_rc(rows, cols, axis, e), "E"), (mirror_rc(rows, cols, axis, s), "x")):
             grid[x[0]][x[1]] = ch
     else:
@@ -65,16 +71,14 @@ def candidate(slot: Slot, rng: np.random.Generator) -> Level:
     grid[s[0]][s[1]], grid[e[0]][e[1]] = "S", "E"
     colours = COLOURS[:2] if rng.random() < 0.7 else COLOURS[:3]
     if "walls" in rules:
-        _place(grid, rng, "#", int(rng.integers(2, 5)))
+        _place(grid, rng, "#", int(rng.integers(3, 8)))
     if "hexagon" in rules:
         _place(grid, rng, "H", int(rng.integers(1, 4)))
     if "squares" in rules:
         _place(grid, rng, colours, int(rng.integers(2, 5)))
     if "stars" in rules:
-        star = colours[rng.integers(len(colours))].lower()
-        _place(grid, rng, star, 2)
-        if rng.random() < 0.5:
-            _place(grid, rng, colours.lower(), 1)
+        for colour in colours[:int(rng.integers(1, 3))]:  # stars come in pairs of a colour
+            _place(grid, rng, colour.lower(), 2)
     if "triangles" in rules:
         _place(grid, rng, "123", int(rng.integers(1, 4)))
     if "polyomino" in rules:
@@ -88,7 +92,7 @@ def candidate(slot: Slot, rng: np.random.Generator) -> Level:
         hidden = tuple(sorted(symbols[i] for i in rng.choice(len(symbols), size=min(2, len(symbols)), replace=False)))
     edges = ()
     if "walls" in rules:
-        edges = tuple((int(rng.integers(rows - 1)), int(rng.integers(cols)), 1) for _ in range(rng.integers(0, 3)))
+        edges = tuple((int(rng.integers(rows - 1)), int(rng.integers(cols)), 1) for _ in range(rng.integers(0, 4)))
         edges = with_edges_both_ways(edges)
     return Level(board=tuple("".join(r) for r in grid), rules=tuple(sorted(rules)), hidden=hidden,
                  edges=edges, axis=axis)
@@ -133,7 +137,7 @@ def first_failed_filter(level: Level, seen: set[str]) -> tuple[str | None, list[
     if sol is None or len(sol) + 1 < MIN_DEPTH:
         return "depth", None
     for rule in level.rules:
-        if rule in NECESSARY and solver.necessity(level, rule).witness is None:
+        if rule in NECESSARY and solver.necessity(level, rule) is None:
             return "necessity", None
     if "hints" in level.rules and not hint_needed(level):
         return "necessity", None
@@ -144,8 +148,11 @@ def first_failed_filter(level: Level, seen: set[str]) -> tuple[str | None, list[
     return None, sol
 
 
-def random_win_counts(levels: list[Level], episodes: int = RANDOM_EPISODES) -> list[int]:
-    """Wins of uniform random play (6 actions, one level's budget) per level, vmapped."""
+PROBE_CHUNK = 8  # levels per random-play call (a fixed shape: one compile)
+
+
+@functools.cache
+def _random_probe(episodes: int):
     import jax
     import jax.numpy as jnp
 
@@ -153,12 +160,32 @@ def random_win_counts(levels: list[Level], episodes: int = RANDOM_EPISODES) -> l
     from glyphjax.witness.engine import Witness
     from glyphjax.witness.layout import game_params
 
-    params = [game_params([lv], (0, 1, 2, 3)) for lv in levels]
-    stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *params)
-    env = Witness("witness/forge-probe", params[0], "random-play probe")
+    env = Witness("witness/forge-probe", game_params([Level(board=("SE", ".."), rules=())], (0, 1, 2, 3)),
+                  "random-play probe")
     seeds = jnp.arange(episodes, dtype=jnp.uint32)
-    result = jax.vmap(lambda p: rollout(env, random_policy(6), seeds, p))(stacked)
-    return [int(x) for x in np.asarray((result.returns > 0).sum(axis=1))]
+
+    @jax.jit
+    def wins(stacked):
+        result = jax.vmap(lambda p: rollout(env, random_policy(6), seeds, p))(stacked)
+        return (result.returns > 0).sum(axis=1)
+    return wins
+
+
+def random_win_counts(levels: list[Level], episodes: int = RANDOM_EPISODES) -> list[int]:
+    """Wins of uniform random play (6 actions, one level's budget) per level, vmapped over
+    PROBE_CHUNK levels x `episodes` seeds per call."""
+    import jax
+    import jax.numpy as jnp
+
+    from glyphjax.witness.layout import game_params
+
+    out = []
+    for i in range(0, len(levels), PROBE_CHUNK):
+        chunk = levels[i:i + PROBE_CHUNK]
+        padded = chunk + [chunk[-1]] * (PROBE_CHUNK - len(chunk))
+        stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *[game_params([lv], (0, 1, 2, 3)) for lv in padded])
+        out += [int(x) for x in np.asarray(_random_probe(episodes)(stacked))[:len(chunk)]]
+    return out
 
 
 @dataclasses.dataclass
@@ -217,16 +244,11 @@ def forge(games=GAMES) -> tuple[dict, ForgeLog]:
     for gi, game in enumerate(GAMES):
         if game not in games:
             continue
+        t0 = time.time()
         bank[game.name] = [lv.to_json() for lv in forge_game(gi, game, seen, log)]
+        print(f"{game.task_id}: {len(bank[game.name])}/{len(curriculum(game))} levels "
+              f"({time.time() - t0:.0f} s)", flush=True)
     return bank, log
-
-
-def load_bank(path: Path = BANK) -> dict[str, list[Level]]:
-    if not path.exists():
-        raise FileNotFoundError(f"WITNESS level bank {path} is missing; build it with "
-                                "`python -m glyphjax.witness.forge`")
-    data = json.loads(path.read_text())
-    return {name: [Level.from_json(d) for d in levels] for name, levels in data["games"].items()}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -16,7 +16,7 @@ TRAIN, VAL, TEST = "train", "val", "test"
 SPLITS = (TRAIN, VAL, TEST)
 TRAIN_PRIMITIVES = ("walls", "hexagon", "squares", "triangles")
 TEST_PRIMITIVES = ("polyomino", "symmetry", "eliminator")
-NEEDS_PARTNER = ("hints", "eliminator")  # introduced together with an earlier primitive of the game
+NEEDS_PARTNER = ("hints", "eliminator", "symmetry")  # introduced together with an earlier primitive of the game
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,7 +45,7 @@ _VAL_SETS = [(("hexagon", "squares", "triangles"), "composition"),
              (("walls", "hexagon", "squares", "triangles"), "composition"),
              (("stars",), "novel"), (("squares", "stars"), "novel"), (("hexagon", "hints"), "novel"),
              (("walls", "triangles", "hints"), "novel")]
-_TEST_SETS = [("polyomino",), ("walls", "polyomino"), ("squares", "polyomino"), ("symmetry",),
+_TEST_SETS = [("polyomino",), ("walls", "polyomino"), ("squares", "polyomino"), ("walls", "hexagon", "symmetry"),
               ("hexagon", "symmetry"), ("walls", "symmetry"), ("triangles", "symmetry"),
               ("hexagon", "eliminator"), ("squares", "eliminator"), ("triangles", "eliminator"),
               ("stars", "eliminator"), ("stars", "polyomino"), ("squares", "symmetry"),
@@ -92,7 +92,7 @@ def curriculum(game: GameDef) -> tuple[Slot, ...]:
     slots, prims = [], game.primitives
     for i, p in enumerate(prims):
         intro = (prims[0], p) if p in NEEDS_PARTNER and i > 0 else (p,)
-        slots.append(Slot("introduce", intro, (4, 4)))
+        slots.append(Slot("introduce", intro, (4, 5)))
         phase = "reinforce" if i == 0 else "accumulate"
         slots += [Slot(phase, prims[:i + 1], (5, 5))] * 2
     slots += [Slot("reinforce", prims, (5, 5))] * 2

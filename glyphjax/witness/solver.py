@@ -25,9 +25,13 @@ def _extend(level: Level, path: Path) -> Iterator[tuple[int, Cell]]:
             yield d, nxt
 
 
-def paths_to_exits(level: Level, max_moves: int, limit: int = 2_000_000) -> Iterator[tuple[Path, list[int]]]:
+SEARCH_LIMIT = 150_000  # path prefixes one search may expand; beyond it the search gives up
+
+
+def paths_to_exits(level: Level, max_moves: int, limit: int = SEARCH_LIMIT) -> Iterator[tuple[Path, list[int]]]:
     """Every legal simple path from S ending on an exit with at most max_moves moves, in order of
-    length (breadth-first over path prefixes); stops after `limit` prefixes."""
+    length (breadth-first over path prefixes); stops after `limit` prefixes (so a search that
+    finds nothing proves nothing beyond that many: the forge then rejects the level)."""
     frontier: list[tuple[Path, list[int]]] = [([level.start], [])]
     seen = 0
     for _ in range(max_moves + 1):
@@ -79,22 +83,30 @@ def greedy_path(level: Level, order: tuple[int, ...]) -> Path:
     return path
 
 
-@dataclasses.dataclass(frozen=True)
-class Necessity:
-    rule: str
-    witness: Path | None  # a path the level without `rule` accepts and the full level rejects
+SYMBOLS_OF = {"hexagon": "H", "squares": "RGBY", "stars": "rgby", "triangles": "123",
+              "polyomino": "pqst", "eliminator": "%", "walls": "#"}
 
 
-def necessity(level: Level, rule: str, max_moves: int = 24) -> Necessity:
-    """Is `rule` needed: does the level without it admit a path the full level rejects?"""
-    reduced = dataclasses.replace(level, rules=tuple(r for r in level.rules if r != rule))
-    if rule in ("walls",):
-        reduced = dataclasses.replace(reduced, board=tuple(row.replace("#", ".") for row in level.board), edges=())
+def without(level: Level, rule: str) -> Level:
+    """The level with a primitive removed: inactive, its symbols (and blocked edges) erased."""
+    gone = SYMBOLS_OF.get(rule, "")
+    board = tuple("".join("." if ch in gone else ch for ch in row) for row in level.board)
+    return dataclasses.replace(level, board=board, rules=tuple(r for r in level.rules if r != rule),
+                              edges=() if rule == "walls" else level.edges,
+                              hidden=tuple(h for h in level.hidden if board[h[0]][h[1]] != "."))
 
-    def differs(p: Path) -> bool:
-        return not violations(reduced, p) and (not _legal(level, p) or bool(violations(level, p)))
-    found = first_path(reduced, differs, max_moves)
-    return Necessity(rule, None if found is None else found[0])
+
+def accepted(level: Level, path: Path) -> bool:
+    """A CONFIRM of this path (walked move by move) would be accepted."""
+    return _legal(level, path) and not violations(level, path)
+
+
+def necessity(level: Level, rule: str, max_moves: int = 24) -> Path | None:
+    """A witness that `rule` matters: a path the level without it judges differently from the
+    full level (accepted by one, rejected or refused by the other); None when none is found."""
+    reduced = without(level, rule)
+    found = first_path(reduced, lambda p: accepted(reduced, p) != accepted(level, p), max_moves)
+    return None if found is None else found[0]
 
 
 def _legal(level: Level, path: Path) -> bool:

@@ -5,14 +5,16 @@ and so is one under the path. Violations outside every region (on the path) cann
 import jax
 import jax.numpy as jnp
 
-from glyphjax.witness.layout import CELLS, COLS, ELIMINATOR, ELIMINATOR_BIT, ROWS
+import numpy as np
+
+from glyphjax.witness.layout import ELIMINATOR, ELIMINATOR_BIT, ROWS, COLS
 from glyphjax.witness.reference import PathView
-from glyphjax.witness.regions import Cover
+from glyphjax.witness.regions import CELL_BITS, Cover, bits, count
 
 NAME, BIT = "eliminator", ELIMINATOR_BIT
 GLYPHS = {"%": "eliminator"}
 
-_EARLIER = jnp.arange(CELLS)[None, :] < jnp.arange(CELLS)[:, None]  # [i, j]: j before i
+_BEFORE = jnp.asarray(CELL_BITS - np.uint32(1))  # per cell: the bits of the cells before it
 
 
 def check(b: Cover) -> jax.Array:
@@ -22,14 +24,13 @@ def check(b: Cover) -> jax.Array:
 
 def resolve(b: Cover, bad: jax.Array) -> jax.Array:
     """The violation mask after the eliminators of each region cancel what they can."""
-    elim = (b.symbols(ELIMINATOR) & b.free).reshape(-1).astype(jnp.int32)
-    v = (bad & b.free).reshape(-1).astype(jnp.int32)
-    same = b.same.astype(jnp.int32)
-    earlier = same * _EARLIER
-    cancelled = (v > 0) & ((earlier @ v) < (same @ elim))
-    idle = (elim > 0) & ((earlier @ elim) >= (same @ v))
-    out = (bad.reshape(-1) & ~cancelled) | idle | (b.symbols(ELIMINATOR) & b.covered).reshape(-1)
-    return jnp.where(b.active(BIT), out.reshape(ROWS, COLS), bad)
+    elim = b.symbols(ELIMINATOR)
+    v_bits, e_bits = bits(bad & b.free), bits(elim & b.free)
+    earlier = b.region & _BEFORE
+    cancelled = bad & b.free & (count(earlier, v_bits) < count(b.region, e_bits))
+    idle = elim & b.free & (count(earlier, e_bits) >= count(b.region, v_bits))
+    out = (bad & ~cancelled) | idle | (elim & b.covered)
+    return jnp.where(b.active(BIT), out, bad)
 
 
 def resolve_reference(pv: PathView, bad: set) -> set:

@@ -6,7 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from glyphjax.witness.layout import CELLS, COLS, PIECE, PIECE_BIT, PIECE_CELLS, PIECE_NAMES, PIECES, ROWS
+from glyphjax.witness.layout import COLS, PIECE, PIECE_BIT, PIECE_CELLS, PIECE_NAMES, PIECES, ROWS
 from glyphjax.witness.reference import PathView
 from glyphjax.witness.regions import Cover
 
@@ -26,37 +26,30 @@ def rotations(cells) -> list[frozenset]:
     return out
 
 
-def _shape_masks() -> np.ndarray:
-    """bool[pieces, 4, R, C]: each rotation as a top-left-anchored mask (repeats pad to 4)."""
-    masks = np.zeros((len(PIECE_CELLS), 4, ROWS, COLS), bool)
-    for p, cells in enumerate(PIECE_CELLS):
-        rots = rotations(cells)
-        for k in range(4):
-            for r, c in rots[k % len(rots)]:
-                masks[p, k, r, c] = True
-    return masks
+def _placements() -> np.ndarray:
+    """uint32[pieces, K]: every translate of every rotation of each piece inside the padded
+    board, as a cell bit set (rows padded with 0, which no region equals)."""
+    table = []
+    for cells in PIECE_CELLS:
+        sets = set()
+        for rot in rotations(cells):
+            h, w = 1 + max(r for r, _ in rot), 1 + max(c for _, c in rot)
+            for r0 in range(ROWS - h + 1):
+                for c0 in range(COLS - w + 1):
+                    sets.add(sum(1 << ((r0 + r) * COLS + c0 + c) for r, c in rot))
+        table.append(sorted(sets))
+    width = max(len(t) for t in table)
+    return np.array([t + [0] * (width - len(t)) for t in table], np.uint32)
 
 
-SHAPES = _shape_masks()
-
-
-def _region_matches(region: jax.Array, piece: jax.Array) -> jax.Array:
-    """Whether a region mask (bool[R, C]) is a translate of a rotation of the piece."""
-    rows, cols = jnp.any(region, axis=1), jnp.any(region, axis=0)
-    r0, c0 = jnp.argmax(rows), jnp.argmax(cols)
-    ri = jnp.arange(ROWS)[:, None] + r0
-    ci = jnp.arange(COLS)[None, :] + c0
-    moved = region[jnp.clip(ri, 0, ROWS - 1), jnp.clip(ci, 0, COLS - 1)] & (ri < ROWS) & (ci < COLS)
-    shapes = jnp.asarray(SHAPES)[jnp.clip(piece, 0, len(PIECE_CELLS) - 1)]
-    return jnp.any(jnp.all(moved[None] == shapes, axis=(1, 2)))
+PLACEMENTS = _placements()
 
 
 def check(b: Cover) -> jax.Array:
     piece = b.symbols(PIECE)
-    pieces_in_region = b.per_region(piece)
-    regions = b.same.reshape(CELLS, ROWS, COLS)
-    fits = jax.vmap(_region_matches)(regions, b.lv.param.reshape(-1).astype(jnp.int32)).reshape(ROWS, COLS)
-    return b.active(BIT) & piece & (b.covered | (pieces_in_region != 1) | ~fits)
+    shapes = jnp.asarray(PLACEMENTS)[jnp.clip(b.lv.param.astype(jnp.int32), 0, len(PIECE_CELLS) - 1)]
+    fits = jnp.any(b.region[..., None] == shapes, axis=-1)
+    return b.active(BIT) & piece & (b.covered | (b.per_region(piece) != 1) | ~fits)
 
 
 def check_reference(pv: PathView) -> set:

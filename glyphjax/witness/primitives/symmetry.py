@@ -56,7 +56,7 @@ def refuse(lv: LevelArrays, on_path: jax.Array, head: jax.Array, d: jax.Array, t
 def check(b: Cover, head: jax.Array) -> jax.Array:
     """The shadow head is marked when it is not on an exit."""
     s = mirror_cell(b.lv, head)
-    mark = jnp.zeros((ROWS, COLS), jnp.bool_).at[s[0], s[1]].set(True)
+    mark = (jnp.arange(ROWS)[:, None] == s[0]) & (jnp.arange(COLS)[None, :] == s[1])
     return b.active(BIT) & mark & ~b.lv.goal
 
 

@@ -6,7 +6,7 @@ import jax
 from glyphjax.witness.layout import ROWS, COLS, WALLS_BIT, LevelArrays
 
 NAME, BIT = "walls", WALLS_BIT
-GLYPHS = {"#": "wall"}
+GLYPHS = {"#": "wall (or outside the board)"}
 
 
 def refuse(lv: LevelArrays, head: jax.Array, d: jax.Array, target: jax.Array) -> jax.Array:
