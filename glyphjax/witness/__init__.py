@@ -1,6 +1,3 @@
-"""WITNESS: hidden-rule path-drawing puzzles (`witness/<split>/<game>`), their rule primitives,
-solver and level forge. See docs/suites/witness.md."""
-
-from glyphjax.witness.tasks import register_all
-
-register_all()
+"""WITNESS: hidden-rule path-drawing puzzles (`witness/<split>/<game>`, registered by
+`glyphjax.witness.tasks`), their rule primitives, solver, level forge and harness.
+See docs/suites/witness.md."""

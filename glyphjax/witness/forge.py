@@ -182,7 +182,8 @@ def random_win_counts(levels: list[Level], episodes: int = RANDOM_EPISODES) -> l
     out = []
     for i in range(0, len(levels), PROBE_CHUNK):
         chunk = levels[i:i + PROBE_CHUNK]
-        padded = chunk + [chunk[-1]] * (PROBE_CHUNK - len(chunk))
+        width = 1 << (len(chunk) - 1).bit_length()  # pad to a power of two: few compiled shapes
+        padded = chunk + [chunk[-1]] * (width - len(chunk))
         stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *[game_params([lv], (0, 1, 2, 3)) for lv in padded])
         out += [int(x) for x in np.asarray(_random_probe(episodes)(stacked))[:len(chunk)]]
     return out
@@ -239,7 +240,9 @@ def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog) -> list[Le
     return [chosen[k] for k in sorted(chosen)]
 
 
-def forge(games=GAMES) -> tuple[dict, ForgeLog]:
+def forge(games=GAMES, out: Path | None = None) -> tuple[dict, ForgeLog]:
+    """Every game's levels (in GAMES order, so seeds do not depend on the selection); with `out`
+    the bank is rewritten after each game, so an interrupted run keeps what it finished."""
     log, seen, bank = ForgeLog(), set(), {}
     for gi, game in enumerate(GAMES):
         if game not in games:
@@ -248,20 +251,60 @@ def forge(games=GAMES) -> tuple[dict, ForgeLog]:
         bank[game.name] = [lv.to_json() for lv in forge_game(gi, game, seen, log)]
         print(f"{game.task_id}: {len(bank[game.name])}/{len(curriculum(game))} levels "
               f"({time.time() - t0:.0f} s)", flush=True)
+        if out is not None:
+            write_bank(out, bank, log)
     return bank, log
+
+
+def write_bank(path: Path, bank: dict, log: ForgeLog) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    kept = log.candidates - sum(log.removed.values())
+    doc = {"ref_source": "solver_optimal", "filters": {"candidates": log.candidates, "kept": kept,
+                                                       "removed": {f: log.removed[f] for f in FILTERS}},
+           "games": bank}
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def merge_banks(parts: list[Path], out: Path) -> None:
+    """One bank from banks built over disjoint game selections (filter counts summed; the
+    canonical-hash dedupe re-applied across parts)."""
+    docs = [json.loads(p.read_text()) for p in parts]
+    games, seen, dropped = {}, set(), 0
+    for doc in docs:
+        for name, levels in doc["games"].items():
+            keep = []
+            for d in levels:
+                h = Level.from_json(d).canonical_hash()
+                dropped += h in seen
+                if h not in seen:
+                    keep.append(d)
+                seen.add(h)
+            games[name] = keep
+    order = [g.name for g in GAMES if g.name in games]
+    log = ForgeLog(candidates=sum(d["filters"]["candidates"] for d in docs))
+    for d in docs:
+        log.removed.update(d["filters"]["removed"])
+    log.removed["dedupe"] += dropped
+    write_bank(out, {n: games[n] for n in order}, log)
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="Build the WITNESS level bank (deterministic).")
     ap.add_argument("--out", type=Path, default=BANK)
     ap.add_argument("--games", default="*", help="glob over game names (default: all)")
+    ap.add_argument("--part", default="0/1", help="i/n: build every n-th game from the i-th (parallel builds)")
+    ap.add_argument("--merge", type=Path, nargs="*", help="merge these part banks into --out and exit")
     args = ap.parse_args(argv)
+    if args.merge:
+        merge_banks(args.merge, args.out)
+        print(f"merged {len(args.merge)} banks -> {args.out}")
+        return
     import fnmatch
-    games = [g for g in GAMES if fnmatch.fnmatch(g.name, args.games)]
+    i, n = (int(x) for x in args.part.split("/"))
+    games = [g for k, g in enumerate(GAMES) if fnmatch.fnmatch(g.name, args.games) and k % n == i]
     t0 = time.time()
-    bank, log = forge(games)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"ref_source": "solver_optimal", "games": bank}, indent=1) + "\n")
+    bank, log = forge(games, args.out)
+    write_bank(args.out, bank, log)
     print(log.report())
     print(f"{sum(len(v) for v in bank.values())} levels in {len(bank)} games -> {args.out} "
           f"({time.time() - t0:.0f} s)")

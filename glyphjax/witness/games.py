@@ -9,6 +9,7 @@ polyomino, symmetry or eliminator, which no other split uses. Ids: `witness/<spl
 from __future__ import annotations
 
 import dataclasses
+from typing import Iterable
 
 from glyphjax.witness.primitives.mapping import PERMUTATIONS
 
@@ -86,14 +87,30 @@ class Slot:
 
 
 def curriculum(game: GameDef) -> tuple[Slot, ...]:
-    """Introduce -> Accumulate -> Reinforce: primitive i is introduced at level 3i+1 on a small
-    board (with its partner if it needs one), followed by two levels of everything so far
-    (reinforce for the first primitive, accumulate after), then two reinforce levels of all."""
+    """Introduce -> Accumulate -> Reinforce: primitive i is introduced on a small board (with its
+    partner if it needs one), followed by one level of everything so far (reinforce for the first
+    primitive, accumulate after), then one reinforce level of all, on full-size boards."""
     slots, prims = [], game.primitives
     for i, p in enumerate(prims):
         intro = (prims[0], p) if p in NEEDS_PARTNER and i > 0 else (p,)
         slots.append(Slot("introduce", intro, (4, 5)))
-        phase = "reinforce" if i == 0 else "accumulate"
-        slots += [Slot(phase, prims[:i + 1], (5, 5))] * 2
-    slots += [Slot("reinforce", prims, (5, 5))] * 2
+        slots.append(Slot("reinforce" if i == 0 else "accumulate", prims[:i + 1], (5, 5)))
+    slots.append(Slot("reinforce", prims, (5, 5)))
     return tuple(slots)
+
+
+def split_of(task_id: str) -> str | None:
+    """The split of a witness id (`witness/<split>/<game>`), None for other suites."""
+    parts = task_id.split("/")
+    return parts[1] if parts[0] == "witness" and len(parts) == 3 else None
+
+
+def check_training_ids(task_ids: Iterable[str], allowed: Iterable[str] = (TRAIN,)) -> None:
+    """Raise if a training task set selects a witness game outside the training split."""
+    allowed = tuple(allowed)
+    bad = [t for t in task_ids if split_of(t) not in (None, *allowed)]
+    if bad:
+        splits = sorted({split_of(t) for t in bad})
+        raise ValueError(f"training may not use WITNESS games of the {', '.join(splits)} split: "
+                         f"{', '.join(bad[:5])}{' ...' if len(bad) > 5 else ''}; training games are "
+                         f"witness/{'|'.join(allowed)}/* (validation and test games are for evaluation)")

@@ -4,12 +4,10 @@ from the shipped level bank; split checks for training configs."""
 from __future__ import annotations
 
 import fnmatch
-from typing import Iterable
-
 from glyphjax.core.registry import register
 from glyphjax.witness.bank import load_bank
 from glyphjax.witness.engine import Witness
-from glyphjax.witness.games import BY_ID, GAMES, SPLITS, TRAIN, GameDef
+from glyphjax.witness.games import BY_ID, GAMES, SPLITS, GameDef
 from glyphjax.witness.layout import BUDGET, game_params
 from glyphjax.witness.primitives import ALL
 
@@ -43,23 +41,6 @@ def make_game(task_id: str) -> Witness:
     return Witness(task_id, game_params(levels, game.sigma), RULES.format(budget=BUDGET, n=len(levels)), notes)
 
 
-def split_of(task_id: str) -> str | None:
-    """The split of a witness id (`witness/<split>/<game>`), None for other suites."""
-    parts = task_id.split("/")
-    return parts[1] if parts[0] == "witness" and len(parts) == 3 else None
-
-
-def check_training_ids(task_ids: Iterable[str], allowed: Iterable[str] = (TRAIN,)) -> None:
-    """Raise if a training task set selects a witness game outside the training split."""
-    allowed = tuple(allowed)
-    bad = [t for t in task_ids if split_of(t) not in (None, *allowed)]
-    if bad:
-        splits = sorted({split_of(t) for t in bad})
-        raise ValueError(f"training may not use WITNESS games of the {', '.join(splits)} split: "
-                         f"{', '.join(bad[:5])}{' ...' if len(bad) > 5 else ''}; training games are "
-                         f"witness/{'|'.join(allowed)}/* (validation and test games are for evaluation)")
-
-
 def register_all() -> None:
     for game in GAMES:
         register(game.task_id, lambda t=game.task_id: make_game(t))
@@ -69,3 +50,6 @@ def split_ids(split: str) -> list[str]:
     if split not in SPLITS:
         raise ValueError(f"unknown WITNESS split {split!r}; use one of {', '.join(SPLITS)}")
     return [g.task_id for g in GAMES if fnmatch.fnmatch(g.split, split)]
+
+
+register_all()
