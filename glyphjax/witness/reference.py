@@ -72,6 +72,11 @@ def view(level: Level, path: list[Cell]) -> PathView:
     return PathView(level, path, covered, region_of)
 
 
+def symbol_cells(level: Level, chars: str) -> list[tuple[Cell, str]]:
+    """Every cell holding one of `chars`, with its character, in row-major order."""
+    return [((r, c), level.at(r, c)) for r in range(level.rows) for c in range(level.cols) if level.at(r, c) in chars]
+
+
 def blocked_edge(level: Level, cell: Cell, d: int) -> bool:
     return (cell[0], cell[1], d) in set(level.edges)
 

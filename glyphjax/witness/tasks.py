@@ -36,7 +36,11 @@ def rule_card(game: GameDef) -> str:
 
 def make_game(task_id: str) -> Witness:
     game = BY_ID[task_id]
-    levels = load_bank()[game.name]
+    bank = load_bank()
+    if game.name not in bank:
+        raise RuntimeError(f"{task_id}: the level bank has no levels for game {game.name!r}; rebuild it with "
+                           "`python -m glyphjax.witness.forge`")
+    levels = bank[game.name]
     notes = f"split {game.split}" + (f" ({game.subset})" if game.subset else "")
     return Witness(task_id, game_params(levels, game.sigma), RULES.format(budget=BUDGET, n=len(levels)), notes)
 

@@ -81,11 +81,12 @@ def test_scripted_policy__replays_the_stored_solution_through_the_mapping():
     env = Witness("witness/test-scripted", params, "fixture")
     key = jax.random.PRNGKey(0)
     state = env.reset(key)
+    policy, step = jax.jit(env.scripted_policy), jax.jit(lambda s, a: env.step(key, s, a))
     actions = []
     while not bool(state.done) and len(actions) < 40:
-        a = int(env.scripted_policy(key, state, params))
+        a = int(policy(key, state, params))
         actions.append(a)
-        state, _ = env.step(key, state, jnp.int32(a))
+        state, _ = step(state, jnp.int32(a))
     inv = inverse(sigma)
     want = [inv[d] for d in OPEN.solution] + [CONFIRM] + [inv[d] for d in HEX.solution] + [CONFIRM]
     assert actions == want and bool(state.solved[:2].all()) and RESET not in actions

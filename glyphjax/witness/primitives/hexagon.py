@@ -3,7 +3,7 @@
 import jax
 
 from glyphjax.witness.layout import HEX_BIT, HEXAGON
-from glyphjax.witness.reference import PathView
+from glyphjax.witness.reference import PathView, symbol_cells
 from glyphjax.witness.regions import Cover
 
 NAME, BIT = "hexagon", HEX_BIT
@@ -15,6 +15,4 @@ def check(b: Cover) -> jax.Array:
 
 
 def check_reference(pv: PathView) -> set:
-    lv = pv.level
-    return {(r, c) for r in range(lv.rows) for c in range(lv.cols)
-            if lv.at(r, c) == "H" and (r, c) not in pv.covered}
+    return {x for x, _ in symbol_cells(pv.level, "H") if x not in pv.covered}

@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from glyphjax.witness.layout import COLS, PIECE, PIECE_BIT, PIECE_CELLS, PIECE_NAMES, PIECES, ROWS
-from glyphjax.witness.reference import PathView
+from glyphjax.witness.reference import PathView, symbol_cells
 from glyphjax.witness.regions import Cover
 
 NAME, BIT = "polyomino", PIECE_BIT
@@ -55,17 +55,12 @@ def check(b: Cover) -> jax.Array:
 def check_reference(pv: PathView) -> set:
     lv = pv.level
     bad = set()
-    for r in range(lv.rows):
-        for c in range(lv.cols):
-            ch = lv.at(r, c)
-            if ch not in PIECES:
-                continue
-            region = pv.region((r, c))
-            if region is None or sum(lv.at(*x) in PIECES for x in region) != 1:
-                bad.add((r, c))
-                continue
-            r0, c0 = min(x for x, _ in region), min(y for _, y in region)
-            shape = frozenset((x - r0, y - c0) for x, y in region)
-            if shape not in rotations(PIECE_CELLS[PIECES.index(ch)]):
-                bad.add((r, c))
+    for x, ch in symbol_cells(lv, PIECES):
+        region = pv.region(x)
+        if region is None or sum(lv.at(*y) in PIECES for y in region) != 1:
+            bad.add(x)
+            continue
+        r0, c0 = min(a for a, _ in region), min(b for _, b in region)
+        if frozenset((a - r0, b - c0) for a, b in region) not in rotations(PIECE_CELLS[PIECES.index(ch)]):
+            bad.add(x)
     return bad

@@ -5,7 +5,7 @@ import jax
 import jax.numpy as jnp
 
 from glyphjax.witness.layout import COLOURS, SQUARE, SQUARE_BIT
-from glyphjax.witness.reference import PathView
+from glyphjax.witness.reference import PathView, symbol_cells
 from glyphjax.witness.regions import Cover
 
 NAME, BIT = "squares", SQUARE_BIT
@@ -21,13 +21,8 @@ def check(b: Cover) -> jax.Array:
 def check_reference(pv: PathView) -> set:
     lv = pv.level
     bad = set()
-    for r in range(lv.rows):
-        for c in range(lv.cols):
-            if lv.at(r, c) not in COLOURS:
-                continue
-            region = pv.region((r, c))
-            if region is None:
-                bad.add((r, c))
-            elif len({lv.at(*x) for x in region if lv.at(*x) in COLOURS}) > 1:
-                bad.add((r, c))
+    for x, _ in symbol_cells(lv, COLOURS):
+        region = pv.region(x)
+        if region is None or len({lv.at(*y) for y in region if lv.at(*y) in COLOURS}) > 1:
+            bad.add(x)
     return bad

@@ -4,7 +4,7 @@ colour (stars plus squares). A star under the path is a violation."""
 import jax
 
 from glyphjax.witness.layout import COLOURS, SQUARE, STAR, STAR_BIT
-from glyphjax.witness.reference import PathView
+from glyphjax.witness.reference import PathView, symbol_cells
 from glyphjax.witness.regions import Cover
 
 NAME, BIT = "stars", STAR_BIT
@@ -24,13 +24,8 @@ def check(b: Cover) -> jax.Array:
 def check_reference(pv: PathView) -> set:
     lv = pv.level
     bad = set()
-    for r in range(lv.rows):
-        for c in range(lv.cols):
-            ch = lv.at(r, c)
-            if ch not in COLOURS.lower():
-                continue
-            region = pv.region((r, c))
-            same = 0 if region is None else sum(lv.at(*x).upper() == ch.upper() for x in region)
-            if region is None or same != 2:
-                bad.add((r, c))
+    for x, ch in symbol_cells(lv, COLOURS.lower()):
+        region = pv.region(x)
+        if region is None or sum(lv.at(*y).upper() == ch.upper() for y in region) != 2:
+            bad.add(x)
     return bad

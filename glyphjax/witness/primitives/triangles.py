@@ -5,7 +5,7 @@ import jax
 
 from glyphjax.core.grid import DIR_OFFSETS, neighbour_count
 from glyphjax.witness.layout import TRIANGLE, TRIANGLE_BIT
-from glyphjax.witness.reference import PathView
+from glyphjax.witness.reference import PathView, symbol_cells
 from glyphjax.witness.regions import Cover
 
 NAME, BIT = "triangles", TRIANGLE_BIT
@@ -19,14 +19,9 @@ def check(b: Cover) -> jax.Array:
 
 
 def check_reference(pv: PathView) -> set:
-    lv = pv.level
     bad = set()
-    for r in range(lv.rows):
-        for c in range(lv.cols):
-            ch = lv.at(r, c)
-            if ch not in "123":
-                continue
-            n = sum((r + dr, c + dc) in pv.covered for dr, dc in DIR_OFFSETS)
-            if (r, c) in pv.covered or n != int(ch):
-                bad.add((r, c))
+    for (r, c), ch in symbol_cells(pv.level, "123"):
+        touching = sum((r + dr, c + dc) in pv.covered for dr, dc in DIR_OFFSETS)
+        if (r, c) in pv.covered or touching != int(ch):
+            bad.add((r, c))
     return bad
