@@ -288,13 +288,36 @@ def merge_banks(parts: list[Path], out: Path) -> None:
     write_bank(out, {n: games[n] for n in order}, log)
 
 
+def verify(path: Path = BANK) -> dict[str, int]:
+    """Re-check every level of a bank from scratch (every filter, random play included; the
+    optimum must equal the stored solution): {filter or 'optimum': levels failing it}."""
+    from glyphjax.witness.bank import load_bank
+    failures: collections.Counter = collections.Counter()
+    levels = [lv for lvs in load_bank(path).values() for lv in lvs]
+    hashes = collections.Counter(lv.canonical_hash() for lv in levels)
+    failures["dedupe"] = sum(n - 1 for n in hashes.values())
+    for lv in levels:
+        failed, sol = first_failed_filter(dataclasses.replace(lv, solution=()), set())
+        if failed:
+            failures[failed] += 1
+        elif len(sol) != len(lv.solution):
+            failures["optimum"] += 1
+    failures["random"] = sum(w > RANDOM_MAX_WINS for w in random_win_counts(levels))
+    return {"levels": len(levels), **{k: failures[k] for k in (*FILTERS, "optimum")}}
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="Build the WITNESS level bank (deterministic).")
     ap.add_argument("--out", type=Path, default=BANK)
     ap.add_argument("--games", default="*", help="glob over game names (default: all)")
     ap.add_argument("--part", default="0/1", help="i/n: build every n-th game from the i-th (parallel builds)")
     ap.add_argument("--merge", type=Path, nargs="*", help="merge these part banks into --out and exit")
+    ap.add_argument("--verify", action="store_true", help="re-check every level of --out from scratch and exit")
     args = ap.parse_args(argv)
+    if args.verify:
+        counts = verify(args.out)
+        print("levels failing each filter when re-checked:", counts)
+        raise SystemExit(1 if any(v for k, v in counts.items() if k != "levels") else 0)
     if args.merge:
         merge_banks(args.merge, args.out)
         print(f"merged {len(args.merge)} banks -> {args.out}")
