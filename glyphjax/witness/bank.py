@@ -24,3 +24,8 @@ def load_bank(path: Path = BANK) -> dict[str, tuple[Level, ...]]:
 def ref_source(path: Path = BANK) -> str:
     """Where the bank's reference action counts come from (`solver_optimal` or `human_mean`)."""
     return json.loads(path.read_text())["ref_source"]
+
+
+def unbuilt_games(path: Path = BANK) -> list[str]:
+    """Declared games the bank has no levels for (not registered; empty in a complete bank)."""
+    return list(json.loads(path.read_text()).get("unbuilt", []))

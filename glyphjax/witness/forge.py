@@ -200,11 +200,12 @@ class ForgeLog:
         lines = [f"candidates {self.candidates}, kept {kept}"]
         lines += [f"  removed by {f:<10} {self.removed[f]}" for f in FILTERS]
         if self.unfilled:
-            lines.append(f"  slots left empty after {MAX_CANDIDATES} candidates: {self.unfilled}")
+            lines.append(f"  slots left empty (no candidate passed): {self.unfilled}")
         return "\n".join(lines)
 
 
-def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog) -> list[Level]:
+def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog,
+               max_candidates: int = MAX_CANDIDATES) -> list[Level]:
     """The levels of one game, slot by slot (random play checked in batches of pending slots)."""
     slots = curriculum(game)
     chosen: dict[int, Level] = {}
@@ -214,7 +215,7 @@ def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog) -> list[Le
         for k, slot in enumerate(slots):
             if k in chosen or (game.name, k) in log.unfilled:
                 continue
-            while tries[k] < MAX_CANDIDATES:
+            while tries[k] < max_candidates:
                 rng = np.random.default_rng([gi, k, tries[k]])
                 tries[k] += 1
                 level = candidate(slot, rng)
@@ -240,7 +241,7 @@ def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog) -> list[Le
     return [chosen[k] for k in sorted(chosen)]
 
 
-def forge(games=GAMES, out: Path | None = None) -> tuple[dict, ForgeLog]:
+def forge(games=GAMES, out: Path | None = None, max_candidates: int = MAX_CANDIDATES) -> tuple[dict, ForgeLog]:
     """Every game's levels (in GAMES order, so seeds do not depend on the selection); with `out`
     the bank is rewritten after each game, so an interrupted run keeps what it finished."""
     log, seen, bank = ForgeLog(), set(), {}
@@ -248,7 +249,7 @@ def forge(games=GAMES, out: Path | None = None) -> tuple[dict, ForgeLog]:
         if game not in games:
             continue
         t0 = time.time()
-        bank[game.name] = [lv.to_json() for lv in forge_game(gi, game, seen, log)]
+        bank[game.name] = [lv.to_json() for lv in forge_game(gi, game, seen, log, max_candidates)]
         print(f"{game.task_id}: {len(bank[game.name])}/{len(curriculum(game))} levels "
               f"({time.time() - t0:.0f} s)", flush=True)
         if out is not None:
@@ -259,9 +260,10 @@ def forge(games=GAMES, out: Path | None = None) -> tuple[dict, ForgeLog]:
 def write_bank(path: Path, bank: dict, log: ForgeLog) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     kept = log.candidates - sum(log.removed.values())
+    unbuilt = [g.name for g in GAMES if not bank.get(g.name)]  # declared games without levels
     doc = {"ref_source": "solver_optimal", "filters": {"candidates": log.candidates, "kept": kept,
                                                        "removed": {f: log.removed[f] for f in FILTERS}},
-           "games": bank}
+           "unbuilt": unbuilt, "games": {n: v for n, v in bank.items() if v}}
     path.write_text(json.dumps(doc, indent=1) + "\n")
 
 
@@ -272,6 +274,8 @@ def merge_banks(parts: list[Path], out: Path) -> None:
     games, seen, dropped = {}, set(), 0
     for doc in docs:
         for name, levels in doc["games"].items():
+            if name in games:  # built by two parts: the first one counts
+                continue
             keep = []
             for d in levels:
                 h = Level.from_json(d).canonical_hash()
@@ -311,6 +315,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=BANK)
     ap.add_argument("--games", default="*", help="glob over game names (default: all)")
     ap.add_argument("--part", default="0/1", help="i/n: build every n-th game from the i-th (parallel builds)")
+    ap.add_argument("--max-candidates", type=int, default=MAX_CANDIDATES, help="candidates per slot before it is left empty")
+    ap.add_argument("--search-limit", type=int, default=solver.SEARCH_LIMIT, help="path prefixes per exact search")
+    ap.add_argument("--index", default=None, help="a:b: only the games GAMES[a:b] (parallel builds)")
     ap.add_argument("--merge", type=Path, nargs="*", help="merge these part banks into --out and exit")
     ap.add_argument("--verify", action="store_true", help="re-check every level of --out from scratch and exit")
     args = ap.parse_args(argv)
@@ -324,9 +331,11 @@ def main(argv: list[str] | None = None) -> None:
         return
     import fnmatch
     i, n = (int(x) for x in args.part.split("/"))
-    games = [g for k, g in enumerate(GAMES) if fnmatch.fnmatch(g.name, args.games) and k % n == i]
+    lo, hi = (int(x) for x in args.index.split(":")) if args.index else (0, len(GAMES))
+    games = [g for k, g in enumerate(GAMES) if fnmatch.fnmatch(g.name, args.games) and k % n == i and lo <= k < hi]
+    solver.SEARCH_LIMIT = args.search_limit
     t0 = time.time()
-    bank, log = forge(games, args.out)
+    bank, log = forge(games, args.out, args.max_candidates)
     write_bank(args.out, bank, log)
     print(log.report())
     print(f"{sum(len(v) for v in bank.values())} levels in {len(bank)} games -> {args.out} "

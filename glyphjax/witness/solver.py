@@ -28,10 +28,11 @@ def _extend(level: Level, path: Path) -> Iterator[tuple[int, Cell]]:
 SEARCH_LIMIT = 150_000  # path prefixes one search may expand; beyond it the search gives up
 
 
-def paths_to_exits(level: Level, max_moves: int, limit: int = SEARCH_LIMIT) -> Iterator[tuple[Path, list[int]]]:
+def paths_to_exits(level: Level, max_moves: int, limit: int | None = None) -> Iterator[tuple[Path, list[int]]]:
     """Every legal simple path from S ending on an exit with at most max_moves moves, in order of
     length (breadth-first over path prefixes); stops after `limit` prefixes (so a search that
     finds nothing proves nothing beyond that many: the forge then rejects the level)."""
+    limit = SEARCH_LIMIT if limit is None else limit
     frontier: list[tuple[Path, list[int]]] = [([level.start], [])]
     seen = 0
     for _ in range(max_moves + 1):

@@ -15,15 +15,18 @@ import pytest
 import glyphjax
 from glyphjax.core.rollout import rollout, stack_params
 from glyphjax.witness import forge
-from glyphjax.witness.bank import load_bank
+from glyphjax.witness.bank import load_bank, unbuilt_games
 from glyphjax.witness.games import GAMES, check_training_ids, curriculum
 from glyphjax.witness.reference import violations
 
 IDS = [g.task_id for g in GAMES]
+BUILT = [g for g in GAMES if g.name in load_bank()]
 
 
-def test_splits__22_train_8_val_17_test_registered_as_witness_split_game():
-    assert glyphjax.task_ids("witness/*") == sorted(IDS)
+def test_splits__22_train_8_val_17_test_declared_and_registered_as_witness_split_game():
+    unbuilt = set(unbuilt_games())
+    assert glyphjax.task_ids("witness/*") == sorted(g.task_id for g in GAMES if g.name not in unbuilt)
+    assert set(load_bank()) == {g.name for g in GAMES} - unbuilt
     sizes = collections.Counter(t.split("/")[1] for t in IDS)
     assert sizes == {"train": 22, "val": 8, "test": 17}
     train_prims = {p for g in GAMES if g.split == "train" for p in g.primitives}
@@ -42,7 +45,7 @@ def test_splits__22_train_8_val_17_test_registered_as_witness_split_game():
 
 def test_bank__every_game_follows_its_curriculum_and_introduces_before_it_requires():
     bank = load_bank()
-    for g in GAMES:
+    for g in BUILT:
         levels, slots = bank[g.name], curriculum(g)
         assert levels, f"{g.task_id} has no levels"
         k, introduced = 0, set()  # the levels are the curriculum's slots in order (a slot may be unfilled)
@@ -56,11 +59,12 @@ def test_bank__every_game_follows_its_curriculum_and_introduces_before_it_requir
                 introduced |= set(lv.rules)
             assert set(lv.rules) <= introduced, f"{g.task_id} level {i + 1} requires an unintroduced rule"
             k += 1
-        assert set(levels[-1].rules) == set(g.primitives), f"{g.task_id}: the last level is not a full reinforce"
+        if len(levels) == len(slots):  # a game with unfilled slots (see the forge log) may end early
+            assert set(levels[-1].rules) == set(g.primitives), f"{g.task_id}: the last level is not a full reinforce"
 
 
 def test_bank__stored_solutions_replay_to_accepted_confirms_in_exactly_the_optimal_count():
-    envs = [glyphjax.make(t) for t in IDS]
+    envs = [glyphjax.make(g.task_id) for g in BUILT]
     params = stack_params(envs)
     res = rollout(envs[0], envs[0].scripted_policy, jnp.zeros(len(envs), jnp.uint32), params,
                   batched_params=True, keep_state=True)
@@ -114,9 +118,11 @@ def test_split_guard__training_configs_refuse_val_and_test_games():
     check_training_ids(["witness/train/hexagon-a", "classics/snake-easy"])
     with pytest.raises(ValueError, match="test split"):
         check_training_ids(["witness/train/hexagon-a", "witness/test/polyomino"])
+    with pytest.raises(ValueError, match="val split"):
+        check_training_ids(["witness/val/stars"])
     from rl.trainer import ConfigError, validate
     from omegaconf import OmegaConf
-    cfg = OmegaConf.create({"rl": {"group_size": 8, "groups_per_update": 1, "rollout_budget": 8, "lr": 1e-4},
+    cfg = OmegaConf.create({"rl": {"loss": "dppo", "group_size": 8, "groups_per_update": 1, "rollout_budget": 8, "lr": 1e-4},
                             "tasks": {"ids": ["witness/test/*"]}})
     with pytest.raises(ConfigError, match="test split"):
         validate(cfg)
