@@ -57,9 +57,11 @@ def register_all() -> None:
 
 
 def split_ids(split: str) -> list[str]:
+    """The registered ids of a split (games the bank has levels for)."""
     if split not in SPLITS:
         raise ValueError(f"unknown WITNESS split {split!r}; use one of {', '.join(SPLITS)}")
-    return [g.task_id for g in GAMES if fnmatch.fnmatch(g.split, split)]
+    built = {name for name, levels in load_bank().items() if levels}
+    return [g.task_id for g in GAMES if fnmatch.fnmatch(g.split, split) and g.name in built]
 
 
 register_all()
