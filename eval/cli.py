@@ -129,6 +129,11 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
     if skipped:
         doc["skipped"] = skipped
     print_summary_table(doc)
+    witness = [t for t in tasks if t.startswith("witness/")]
+    if witness and pol.get("kind") == "array":  # WITNESS: RHAE-L5/L20, solved slots (eval/witness.py)
+        from eval.witness import play_runs, report
+        for name in runs:
+            print(f"\nWITNESS RHAE, policy {name}:\n" + report(play_runs(witness, name, list(seeds))))
     if out:
         write_json(out, doc)
     if trajectories and cfg.replay and Path(trajectories).is_file():

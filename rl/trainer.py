@@ -38,6 +38,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from glyphjax.witness.games import check_training_ids
 from rl import checkpoint as ckpt
 from rl import seating
 from rl import seeds as seedlib
@@ -115,6 +116,10 @@ def validate(cfg: Any) -> Plan:
     try:
         ids = task_ids(list(ids_cfg))
     except UnknownTaskError as e:
+        raise ConfigError(f"tasks.ids: {e}") from None
+    try:
+        check_training_ids(ids)
+    except ValueError as e:
         raise ConfigError(f"tasks.ids: {e}") from None
     opponent, train_seats = _seating(cfg, ids)
     policy = _get(cfg, "policy.name")

@@ -1,4 +1,5 @@
-"""One registry of tasks: ids `suite/name`, task sets by suite, track and glob, and `make`.
+"""One registry of tasks: ids `suite/name` (or `suite/group/name`, e.g. the WITNESS splits
+`witness/train/<game>`), task sets by suite, track and glob, and `make`.
 
 Suites register a factory per id at import time (`register("classics/snake-easy", factory)`);
 nothing is built until `make` asks for it, and each env is built once (envs are stateless).
@@ -20,6 +21,7 @@ SUITE_MODULES: tuple[str, ...] = (
     "glyphjax.suites.dummy",
     "glyphjax.suites.classics",
     "glyphjax.suites.minigrid",
+    "glyphjax.witness.tasks",
 )
 
 
@@ -47,9 +49,10 @@ _LOADED = False
 
 
 def register(task_id: str, factory: Callable[[], Env], track: str = STANDARD) -> None:
-    """Register a task. Ids are `suite/name`, lower-case, unique."""
-    if task_id.count("/") != 1 or task_id != task_id.lower() or " " in task_id:
-        raise ValueError(f"task id {task_id!r} must look like 'suite/name' (lower case)")
+    """Register a task. Ids are `suite/name` or `suite/group/name`, lower-case, unique."""
+    parts = task_id.split("/")
+    if len(parts) not in (2, 3) or not all(parts) or task_id != task_id.lower() or " " in task_id:
+        raise ValueError(f"task id {task_id!r} must look like 'suite/name' or 'suite/group/name' (lower case)")
     if track not in (STANDARD, EXTENDED):
         raise ValueError(f"{task_id}: track must be {STANDARD!r} or {EXTENDED!r}")
     if task_id in _REGISTRY:

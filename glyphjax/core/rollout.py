@@ -147,6 +147,7 @@ class RolloutResult(NamedTuple):
     truncated: jax.Array  # bool[B]
     actions: jax.Array | None = None  # int32[B, T] when record_actions
     final_event: jax.Array | None = None  # int32[B]: event of each episode's last step (success)
+    final_state: Any = None  # the batched env states at the end, when asked for (`keep_state`)
 
 
 def run_episode(env: Env, policy: ArrayPolicy, seed: jax.Array, params: Any = None,
@@ -175,7 +176,8 @@ def run_episode(env: Env, policy: ArrayPolicy, seed: jax.Array, params: Any = No
 
 
 def rollout(env: Env, policy: ArrayPolicy, seeds: jax.Array, params: Any = None,
-            record_actions: bool = False, batched_params: bool = False) -> RolloutResult:
+            record_actions: bool = False, batched_params: bool = False,
+            keep_state: bool = False) -> RolloutResult:
     """B whole episodes of an array policy: batched (vmapped) env and policy inside one jitted
     `lax.while_loop` that stops as soon as every episode has ended (or at max_steps).
 
@@ -183,8 +185,10 @@ def rollout(env: Env, policy: ArrayPolicy, seeds: jax.Array, params: Any = None,
     Actions recorded for turns after an episode ended are -1. With `batched_params`, params carry
     a leading axis B (`stack_params`): episode i plays variant i, so one batch mixes the variants
     of a program. The compile is shared by every env of one program (`Env.program`).
+    `keep_state` also returns the final env states (per-episode details a metric needs, e.g.
+    WITNESS's per-level action counts).
     """
-    fn = _compiled_rollout(env, policy, record_actions, batched_params)
+    fn = _compiled_rollout(env, policy, record_actions, batched_params, keep_state)
     return fn(jnp.asarray(seeds, jnp.uint32), env.default_params() if params is None else params)
 
 
@@ -203,8 +207,9 @@ def stack_params(envs: Sequence[Env]) -> Any:
 _ROLLOUT_CACHE: dict = {}
 
 
-def _compiled_rollout(env: Env, policy: ArrayPolicy, record_actions: bool, batched_params: bool = False):
-    key = (env.program, policy, record_actions, batched_params)
+def _compiled_rollout(env: Env, policy: ArrayPolicy, record_actions: bool, batched_params: bool = False,
+                      keep_state: bool = False):
+    key = (env.program, policy, record_actions, batched_params, keep_state)
     if key in _ROLLOUT_CACHE:
         return _ROLLOUT_CACHE[key]
     T = env.card.max_steps
@@ -242,7 +247,8 @@ def _compiled_rollout(env: Env, policy: ArrayPolicy, record_actions: bool, batch
                  jnp.zeros((b,), jnp.int32), jnp.zeros((b,), jnp.bool_), jnp.zeros((b,), jnp.bool_),
                  jnp.full((b, T) if record_actions else (b, 0), -1, jnp.int32))
         _, states, ret, length, term, trunc, actions = jax.lax.while_loop(cond, body, carry)
-        return RolloutResult(ret, length, term, trunc, actions if record_actions else None, states.event)
+        return RolloutResult(ret, length, term, trunc, actions if record_actions else None, states.event,
+                             states if keep_state else None)
 
     _ROLLOUT_CACHE[key] = jax.jit(many)
     return _ROLLOUT_CACHE[key]

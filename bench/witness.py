@@ -1,0 +1,51 @@
+"""WITNESS figures: random-play episodes/s per level at B = 4096 (the random filter's cost),
+exact-solver time per level, over a sample of shipped levels. Prints a table; the forge's wall
+time is printed by `python -m glyphjax.witness.forge` itself.
+
+    python bench/witness.py --levels 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from glyphjax.core.rollout import random_policy, rollout
+from glyphjax.witness import solver
+from glyphjax.witness.bank import load_bank
+from glyphjax.witness.engine import Witness
+from glyphjax.witness.layout import game_params
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--levels", type=int, default=8)
+    ap.add_argument("--batch", type=int, default=4096)
+    args = ap.parse_args()
+    levels = [lv for lvs in load_bank().values() for lv in lvs]
+    sample = [levels[i] for i in np.random.default_rng(0).choice(len(levels), args.levels, replace=False)]
+    env = Witness("witness/bench", game_params([sample[0]], (0, 1, 2, 3)), "bench")
+    seeds = jnp.arange(args.batch, dtype=jnp.uint32)
+    jax.block_until_ready(rollout(env, random_policy(6), seeds).returns)  # compile
+    rates, solve_s = [], []
+    for lv in sample:
+        t = time.perf_counter()
+        jax.block_until_ready(rollout(env, random_policy(6), seeds, game_params([lv], (0, 1, 2, 3))).returns)
+        rates.append(args.batch / (time.perf_counter() - t))
+        t = time.perf_counter()
+        solver.solve(lv)
+        solve_s.append(time.perf_counter() - t)
+    print(f"{'metric':<40} {'median':>10} {'min':>10} {'max':>10}")
+    print(f"{'random-play episodes/s per level, B=' + str(args.batch):<40} {statistics.median(rates):>10.0f} "
+          f"{min(rates):>10.0f} {max(rates):>10.0f}")
+    print(f"{'exact solver s per level':<40} {statistics.median(solve_s):>10.3f} {min(solve_s):>10.3f} "
+          f"{max(solve_s):>10.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""RHAE reports for WITNESS runs (witness.md §7): per-game RHAE-L5 / RHAE-L20, the dataset score
+as mean +- std over seeds, solved level slots and completed runs.
+
+    python -m eval.witness --split test --policy scripted --seeds 5
+
+Reference counts are the bank's `ref_source` (solver-optimal until human counts exist); the
+efficiency power p is `--power` (2 = ARC-AGI-3's square, the default; 1 the linear reading).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from typing import Iterable, Sequence
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import glyphjax
+from glyphjax.witness.bank import ref_source
+from glyphjax.witness.layout import MAX_LEVELS
+from glyphjax.witness.score import DEFAULT_POWER, game_score
+from glyphjax.witness.tasks import split_ids
+
+WINDOWS = (5, 20)
+SLOTS_PER_GAME = MAX_LEVELS  # level slots per (game, seed), as in the paper's 17 x 5 x 20
+
+
+@dataclasses.dataclass(frozen=True)
+class Run:
+    """One run of one game: which levels were solved and with how many actions."""
+
+    game: str
+    seed: int
+    solved: np.ndarray  # bool[MAX_LEVELS]
+    actions: np.ndarray  # int[MAX_LEVELS]: a_k, the accepted CONFIRM included
+    ref: np.ndarray  # int[MAX_LEVELS]: h_k
+    n_levels: int
+
+    @property
+    def completed(self) -> bool:
+        return bool(self.solved[:self.n_levels].all())
+
+
+def rhae(run: Run, window: int, p: float = DEFAULT_POWER) -> float:
+    """RHAE-L`window` of one run, x 100."""
+    return 100.0 * float(game_score(run.solved, run.actions, run.ref, run.n_levels, window, p))
+
+
+def dataset_score(runs: Sequence[Run], window: int, p: float = DEFAULT_POWER) -> tuple[float, float]:
+    """(mean, std) over seeds of the per-seed mean over games (std with ddof = 1; 0 for one seed)."""
+    seeds = sorted({r.seed for r in runs})
+    per_seed = [np.mean([rhae(r, window, p) for r in runs if r.seed == s]) for s in seeds]
+    return float(np.mean(per_seed)), float(np.std(per_seed, ddof=1)) if len(per_seed) > 1 else 0.0
+
+
+def solved_slots(runs: Sequence[Run]) -> tuple[int, int]:
+    """(solved level slots, all slots = runs x 20)."""
+    return int(sum(r.solved[:r.n_levels].sum() for r in runs)), len(runs) * SLOTS_PER_GAME
+
+
+def play_runs(task_ids: Iterable[str], policy: str, seeds: Sequence[int]) -> list[Run]:
+    """Vmapped runs of an array policy (`random` or `scripted`) on each game, one per seed."""
+    from eval.runner import array_policy
+
+    runs = []
+    for task_id in task_ids:
+        env = glyphjax.make(task_id)
+        res = glyphjax.rollout(env, array_policy(env, policy), jnp.asarray(np.asarray(seeds, np.uint32)),
+                               keep_state=True)
+        state = jax.device_get(res.final_state)
+        params = env.default_params()
+        ref, n = np.asarray(params.levels.ref), int(params.n_levels)
+        for i, seed in enumerate(seeds):
+            runs.append(Run(task_id, int(seed), np.asarray(state.solved[i]), np.asarray(state.actions_at_solve[i]),
+                            ref, n))
+    return runs
+
+
+def report(runs: Sequence[Run], p: float = DEFAULT_POWER) -> str:
+    """Per-game table and the dataset line, as text."""
+    games = list(dict.fromkeys(r.game for r in runs))
+    lines = [f"{'game':<44} {'levels':>6} {'RHAE-L5':>8} {'RHAE-L20':>9} {'solved':>8} {'complete':>8}"]
+    for g in games:
+        mine = [r for r in runs if r.game == g]
+        solved, slots = solved_slots(mine)
+        lines.append(f"{g:<44} {mine[0].n_levels:>6} {np.mean([rhae(r, 5, p) for r in mine]):>8.1f} "
+                     f"{np.mean([rhae(r, 20, p) for r in mine]):>9.1f} {solved:>4}/{slots:<3} "
+                     f"{sum(r.completed for r in mine):>3}/{len(mine)}")
+    (m5, s5), (m20, s20) = dataset_score(runs, 5, p), dataset_score(runs, 20, p)
+    solved, slots = solved_slots(runs)
+    lines.append(f"dataset: RHAE-L5 {m5:.1f} +- {s5:.1f}, RHAE-L20 {m20:.1f} +- {s20:.1f}; solved slots "
+                 f"{solved}/{slots}; completed runs {sum(r.completed for r in runs)}/{len(runs)}; "
+                 f"p = {p:g}; reference = {ref_source()}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="RHAE of an array policy over a WITNESS split.")
+    ap.add_argument("--split", default="test", choices=("train", "val", "test"))
+    ap.add_argument("--policy", default="scripted", choices=("random", "scripted"))
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--power", type=float, default=DEFAULT_POWER)
+    args = ap.parse_args(argv)
+    print(report(play_runs(split_ids(args.split), args.policy, list(range(args.seeds))), args.power))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,346 @@
+"""WitnessForge: generate candidate levels per curriculum slot, keep those passing every filter
+(witness.md §5), and write the level bank. `python -m glyphjax.witness.forge [--out F]`.
+
+Deterministic: candidate j of slot k of a game comes from numpy's PCG64 seeded with
+(game index, k, j). Filters, in order (removal counts are reported per filter):
+structure (start != exit, exits reachable, symbols on free cells), depth (an accepted path exists
+and the optimum, CONFIRM included, is >= 5 actions), necessity (every active primitive: without
+it some path is accepted that the full level rejects or refuses), greedy (none of the 24
+tie-break orders of the rule-blind greedy walk is accepted), random (uniform play over the 6
+actions wins <= 0.4% of 2,000 vmapped episodes) and dedupe (canonical hash unseen).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import dataclasses
+import functools
+import itertools
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from glyphjax.witness import solver
+from glyphjax.witness.bank import BANK
+from glyphjax.witness.games import GAMES, GameDef, Slot, curriculum
+from glyphjax.witness.layout import COLOURS, PIECES, Level, with_edges_both_ways
+from glyphjax.witness.reference import mirror_rc
+
+MIN_DEPTH = 5
+RANDOM_EPISODES = 2000
+RANDOM_MAX_WINS = 8  # 0.4% of 2,000
+MAX_CANDIDATES = 400  # per slot, before giving up on the slot
+FILTERS = ("structure", "depth", "necessity", "greedy", "dedupe", "random")
+ORDERS = tuple(itertools.permutations(range(4)))
+
+
+def _place(grid: list[list[str]], rng: np.random.Generator, ch: str, n: int) -> list[tuple[int, int]]:
+    free = [(r, c) for r in range(len(grid)) for c in range(len(grid[0])) if grid[r][c] == "."]
+    picks = [free[i] for i in rng.choice(len(free), size=min(n, len(free)), replace=False)]
+    for r, c in picks:
+        grid[r][c] = ch if len(ch) == 1 else ch[rng.integers(len(ch))]
+    return picks
+
+
+def candidate(slot: Slot, rng: np.random.Generator) -> Level:
+    """A random level for the slot: start and exit(s), then each primitive's symbols."""
+    rows, cols = slot.size
+    grid = [["."] * cols for _ in range(rows)]
+    rules = set(slot.rules)
+    axis = int(rng.integers(3)) if "symmetry" in rules else 0
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    if "symmetry" in rules:  # both heads must end on an exit; the shadow's start stays clear
+        ends = [x for x in cells if mirror_rc(rows, cols, axis, x) != x]
+        s = ends[rng.integers(len(ends))]
+        ends = [x for x in ends if x not in (s, mirror_rc(rows, cols, axis, s))]
+        def reach(x):  # the head may end on either exit of the pair
+            m = mirror_rc(rows, cols, axis, x)
+            return min(abs(x[0] - s[0]) + abs(x[1] - s[1]), abs(m[0] - s[0]) + abs(m[1] - s[1]))
+        far = max(reach(x) for x in ends)
+        ends = [x for x in ends if reach(x) >= far - 1]
+        e = ends[rng.integers(len(ends))]
+        for x, ch in ((mirror_rc(rows, cols, axis, e), "E"), (mirror_rc(rows, cols, axis, s), "x")):
+            grid[x[0]][x[1]] = ch
+    else:
+        corners = [(0, 0), (0, cols - 1), (rows - 1, 0), (rows - 1, cols - 1)]
+        s = corners[rng.integers(4)]
+        e = (rows - 1 - s[0], cols - 1 - s[1])
+    grid[s[0]][s[1]], grid[e[0]][e[1]] = "S", "E"
+    colours = COLOURS[:2] if rng.random() < 0.7 else COLOURS[:3]
+    if "walls" in rules:
+        _place(grid, rng, "#", int(rng.integers(3, 8)))
+    if "hexagon" in rules:
+        _place(grid, rng, "H", int(rng.integers(1, 4)))
+    if "squares" in rules:
+        _place(grid, rng, colours, int(rng.integers(2, 5)))
+    if "stars" in rules:
+        for colour in colours[:int(rng.integers(1, 3))]:  # stars come in pairs of a colour
+            _place(grid, rng, colour.lower(), 2)
+    if "triangles" in rules:
+        _place(grid, rng, "123", int(rng.integers(1, 4)))
+    if "polyomino" in rules:
+        _place(grid, rng, PIECES, int(rng.integers(1, 3)))
+    if "eliminator" in rules:
+        _place(grid, rng, "%", 1)
+    grid = [["." if ch == "x" else ch for ch in row] for row in grid]
+    symbols = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] not in ".#SE"]
+    hidden = ()
+    if "hints" in rules and symbols:
+        hidden = tuple(sorted(symbols[i] for i in rng.choice(len(symbols), size=min(2, len(symbols)), replace=False)))
+    edges = ()
+    if "walls" in rules:
+        edges = tuple((int(rng.integers(rows - 1)), int(rng.integers(cols)), 1) for _ in range(rng.integers(0, 4)))
+        edges = with_edges_both_ways(edges)
+    return Level(board=tuple("".join(r) for r in grid), rules=tuple(sorted(rules)), hidden=hidden,
+                 edges=edges, axis=axis)
+
+
+def structure_ok(level: Level) -> bool:
+    """Start != exit, some exit reachable ignoring every rule, symbols on free cells, hidden cells
+    holding symbols."""
+    exits = {(r, c) for r in range(level.rows) for c in range(level.cols) if level.at(r, c) == "E"}
+    if not exits or level.start in exits:
+        return False
+    if any(level.at(r, c) in ".#SE" for r, c in level.hidden):
+        return False
+    open_level = dataclasses.replace(level, rules=())
+    return any(True for _ in solver.paths_to_exits(open_level, 24, limit=50_000))
+
+
+def greedy_wins(level: Level) -> int:
+    """How many of the 24 tie-break orders of the rule-blind greedy walk are accepted."""
+    from glyphjax.witness.reference import violations
+    return sum(not violations(level, solver.greedy_path(level, order)) for order in ORDERS)
+
+
+NECESSARY = ("walls", "hexagon", "squares", "stars", "triangles", "polyomino", "symmetry", "eliminator")
+
+
+def hint_needed(level: Level) -> bool:
+    """With the hidden symbols blanked, some accepted path is rejected by the real level."""
+    from glyphjax.witness.reference import violations
+    board = [list(row) for row in level.board]
+    for r, c in level.hidden:
+        board[r][c] = "."
+    blind = dataclasses.replace(level, board=tuple("".join(r) for r in board), hidden=())
+    return solver.first_path(blind, lambda p: not violations(blind, p) and bool(violations(level, p))) is not None
+
+
+def first_failed_filter(level: Level, seen: set[str]) -> tuple[str | None, list[int] | None]:
+    """The first filter (before the batched random-play one) the level fails, and its solution."""
+    if not structure_ok(level):
+        return "structure", None
+    sol = solver.solve(level)
+    if sol is None or len(sol) + 1 < MIN_DEPTH:
+        return "depth", None
+    for rule in level.rules:
+        if rule in NECESSARY and solver.necessity(level, rule) is None:
+            return "necessity", None
+    if "hints" in level.rules and not hint_needed(level):
+        return "necessity", None
+    if greedy_wins(level):
+        return "greedy", None
+    if level.canonical_hash() in seen:
+        return "dedupe", None
+    return None, sol
+
+
+PROBE_CHUNK = 8  # levels per random-play call (a fixed shape: one compile)
+
+
+@functools.cache
+def _random_probe(episodes: int):
+    import jax
+    import jax.numpy as jnp
+
+    from glyphjax.core.rollout import random_policy, rollout
+    from glyphjax.witness.engine import Witness
+    from glyphjax.witness.layout import game_params
+
+    env = Witness("witness/forge-probe", game_params([Level(board=("SE", ".."), rules=())], (0, 1, 2, 3)),
+                  "random-play probe")
+    seeds = jnp.arange(episodes, dtype=jnp.uint32)
+
+    @jax.jit
+    def wins(stacked):
+        result = jax.vmap(lambda p: rollout(env, random_policy(6), seeds, p))(stacked)
+        return (result.returns > 0).sum(axis=1)
+    return wins
+
+
+def random_win_counts(levels: list[Level], episodes: int = RANDOM_EPISODES) -> list[int]:
+    """Wins of uniform random play (6 actions, one level's budget) per level, vmapped over
+    PROBE_CHUNK levels x `episodes` seeds per call."""
+    import jax
+    import jax.numpy as jnp
+
+    from glyphjax.witness.layout import game_params
+
+    out = []
+    for i in range(0, len(levels), PROBE_CHUNK):
+        chunk = levels[i:i + PROBE_CHUNK]
+        width = 1 << (len(chunk) - 1).bit_length()  # pad to a power of two: few compiled shapes
+        padded = chunk + [chunk[-1]] * (width - len(chunk))
+        stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *[game_params([lv], (0, 1, 2, 3)) for lv in padded])
+        out += [int(x) for x in np.asarray(_random_probe(episodes)(stacked))[:len(chunk)]]
+    return out
+
+
+@dataclasses.dataclass
+class ForgeLog:
+    candidates: int = 0
+    removed: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    unfilled: list = dataclasses.field(default_factory=list)
+
+    def report(self) -> str:
+        kept = self.candidates - sum(self.removed.values())
+        lines = [f"candidates {self.candidates}, kept {kept}"]
+        lines += [f"  removed by {f:<10} {self.removed[f]}" for f in FILTERS]
+        if self.unfilled:
+            lines.append(f"  slots left empty (no candidate passed): {self.unfilled}")
+        return "\n".join(lines)
+
+
+def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog,
+               max_candidates: int = MAX_CANDIDATES) -> list[Level]:
+    """The levels of one game, slot by slot (random play checked in batches of pending slots)."""
+    slots = curriculum(game)
+    chosen: dict[int, Level] = {}
+    tries = {k: 0 for k in range(len(slots))}
+    while len(chosen) + len([k for k in log.unfilled if k[0] == game.name]) < len(slots):
+        pending = {}
+        for k, slot in enumerate(slots):
+            if k in chosen or (game.name, k) in log.unfilled:
+                continue
+            while tries[k] < max_candidates:
+                rng = np.random.default_rng([gi, k, tries[k]])
+                tries[k] += 1
+                level = candidate(slot, rng)
+                log.candidates += 1
+                failed, sol = first_failed_filter(level, seen)
+                if failed:
+                    log.removed[failed] += 1
+                    continue
+                pending[k] = dataclasses.replace(level, solution=tuple(sol))
+                seen.add(level.canonical_hash())
+                break
+            else:
+                log.unfilled.append((game.name, k))
+        if not pending:
+            break
+        wins = random_win_counts(list(pending.values()))
+        for (k, level), w in zip(pending.items(), wins):
+            if w <= RANDOM_MAX_WINS:
+                chosen[k] = level
+            else:
+                log.removed["random"] += 1
+                seen.discard(level.canonical_hash())
+    return [chosen[k] for k in sorted(chosen)]
+
+
+def forge(games=GAMES, out: Path | None = None, max_candidates: int = MAX_CANDIDATES) -> tuple[dict, ForgeLog]:
+    """Every game's levels (in GAMES order, so seeds do not depend on the selection); with `out`
+    the bank is rewritten after each game, so an interrupted run keeps what it finished."""
+    log, seen, bank = ForgeLog(), set(), {}
+    for gi, game in enumerate(GAMES):
+        if game not in games:
+            continue
+        t0 = time.time()
+        bank[game.name] = [lv.to_json() for lv in forge_game(gi, game, seen, log, max_candidates)]
+        print(f"{game.task_id}: {len(bank[game.name])}/{len(curriculum(game))} levels "
+              f"({time.time() - t0:.0f} s)", flush=True)
+        if out is not None:
+            write_bank(out, bank, log)
+    return bank, log
+
+
+def write_bank(path: Path, bank: dict, log: ForgeLog) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    kept = log.candidates - sum(log.removed.values())
+    unbuilt = [g.name for g in GAMES if not bank.get(g.name)]  # declared games without levels
+    doc = {"ref_source": "solver_optimal", "filters": {"candidates": log.candidates, "kept": kept,
+                                                       "removed": {f: log.removed[f] for f in FILTERS}},
+           "unbuilt": unbuilt, "games": {n: v for n, v in bank.items() if v}}
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def merge_banks(parts: list[Path], out: Path) -> None:
+    """One bank from banks built over disjoint game selections (filter counts summed; the
+    canonical-hash dedupe re-applied across parts)."""
+    docs = [json.loads(p.read_text()) for p in parts]
+    games, seen, dropped = {}, set(), 0
+    for doc in docs:
+        for name, levels in doc["games"].items():
+            if name in games:  # built by two parts: the first one counts
+                continue
+            keep = []
+            for d in levels:
+                h = Level.from_json(d).canonical_hash()
+                dropped += h in seen
+                if h not in seen:
+                    keep.append(d)
+                seen.add(h)
+            games[name] = keep
+    order = [g.name for g in GAMES if g.name in games]
+    log = ForgeLog(candidates=sum(d["filters"]["candidates"] for d in docs))
+    for d in docs:
+        log.removed.update(d["filters"]["removed"])
+    log.removed["dedupe"] += dropped
+    write_bank(out, {n: games[n] for n in order}, log)
+
+
+def verify(path: Path = BANK) -> dict[str, int]:
+    """Re-check every level of a bank from scratch (every filter, random play included; the
+    optimum must equal the stored solution): {filter or 'optimum': levels failing it}."""
+    from glyphjax.witness.bank import load_bank
+    failures: collections.Counter = collections.Counter()
+    levels = [lv for lvs in load_bank(path).values() for lv in lvs]
+    hashes = collections.Counter(lv.canonical_hash() for lv in levels)
+    failures["dedupe"] = sum(n - 1 for n in hashes.values())
+    for lv in levels:
+        failed, sol = first_failed_filter(dataclasses.replace(lv, solution=()), set())
+        if failed:
+            failures[failed] += 1
+        elif len(sol) != len(lv.solution):
+            failures["optimum"] += 1
+    failures["random"] = sum(w > RANDOM_MAX_WINS for w in random_win_counts(levels))
+    return {"levels": len(levels), **{k: failures[k] for k in (*FILTERS, "optimum")}}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="Build the WITNESS level bank (deterministic).")
+    ap.add_argument("--out", type=Path, default=BANK)
+    ap.add_argument("--games", default="*", help="glob over game names (default: all)")
+    ap.add_argument("--part", default="0/1", help="i/n: build every n-th game from the i-th (parallel builds)")
+    ap.add_argument("--max-candidates", type=int, default=MAX_CANDIDATES, help="candidates per slot before it is left empty")
+    ap.add_argument("--search-limit", type=int, default=solver.SEARCH_LIMIT, help="path prefixes per exact search")
+    ap.add_argument("--index", default=None, help="a:b: only the games GAMES[a:b] (parallel builds)")
+    ap.add_argument("--merge", type=Path, nargs="*", help="merge these part banks into --out and exit")
+    ap.add_argument("--verify", action="store_true", help="re-check every level of --out from scratch and exit")
+    args = ap.parse_args(argv)
+    if args.verify:
+        counts = verify(args.out)
+        print("levels failing each filter when re-checked:", counts)
+        raise SystemExit(1 if any(v for k, v in counts.items() if k != "levels") else 0)
+    if args.merge:
+        merge_banks(args.merge, args.out)
+        print(f"merged {len(args.merge)} banks -> {args.out}")
+        return
+    import fnmatch
+    i, n = (int(x) for x in args.part.split("/"))
+    lo, hi = (int(x) for x in args.index.split(":")) if args.index else (0, len(GAMES))
+    games = [g for k, g in enumerate(GAMES) if fnmatch.fnmatch(g.name, args.games) and k % n == i and lo <= k < hi]
+    solver.SEARCH_LIMIT = args.search_limit
+    t0 = time.time()
+    bank, log = forge(games, args.out, args.max_candidates)
+    write_bank(args.out, bank, log)
+    print(log.report())
+    print(f"{sum(len(v) for v in bank.values())} levels in {len(bank)} games -> {args.out} "
+          f"({time.time() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
