@@ -20,6 +20,7 @@ SUITE_MODULES: tuple[str, ...] = (
     "glyphjax.suites.dummy",
     "glyphjax.suites.classics",
     "glyphjax.suites.minigrid",
+    "glyphjax.suites.procgen",
 )
 
 
