@@ -7,8 +7,9 @@ game family declares its games; importing this package registers `procgen/<game>
 from glyphjax.core.registry import register
 from glyphjax.suites.procgen.env import ProcgenEnv
 from glyphjax.suites.procgen.mazes import HEIST, MAZE
+from glyphjax.suites.procgen.runners import COINRUN, NINJA
 
-GAMES = {g.name: g for g in (MAZE, HEIST)}
+GAMES = {g.name: g for g in (COINRUN, HEIST, MAZE, NINJA)}
 
 for _game in GAMES.values():
     for _mode in ("easy", "hard"):

@@ -226,3 +226,22 @@ class Game:
 def cell_table(game: Game) -> np.ndarray:
     """uint32 code points per cell code: the game's cells, then you, then outside."""
     return np.array([ord(ch) for ch in game.cells + PLAYER + OUTSIDE], np.uint32)
+
+
+def move_body(state: ProcgenState, solid: jax.Array, action: jax.Array, dx_table: tuple[int, ...],
+              jump_table: tuple[bool, ...], double_jump: bool = False) -> ProcgenState:
+    """`body_step` for you under an action (dx and jump looked up per action; no action = NOOP)."""
+    a = jnp.clip(action, 0, len(dx_table) - 1)
+    a = jnp.where(action < 0, 0, a)
+    dx = jnp.array(dx_table, jnp.int32)[a]
+    jump = jnp.array(jump_table, jnp.bool_)[a]
+    pos, phase, air_jump, _ = body_step(solid, state.pos, state.phase, state.air_jump, dx, jump, double_jump)
+    return state.replace(pos=pos, phase=phase, air_jump=air_jump)
+
+
+def paint_entities(codes: jax.Array, ents: jax.Array, alive: jax.Array, code: int) -> jax.Array:
+    """codes with `code` drawn at every live entity (dead ones leave their cell as it was)."""
+    r, c = ents[:, 0], ents[:, 1]
+    h, w = codes.shape
+    rr, cc = jnp.clip(r, 0, h - 1), jnp.clip(c, 0, w - 1)
+    return codes.at[rr, cc].set(jnp.where(alive, code, codes[rr, cc]))

@@ -83,7 +83,9 @@ def _search(env, params, frontier: int, max_depth: int, table_bits: int):
         new = live & first & ~seen
         for i, slot in enumerate(slots):
             table = table.at[i, jnp.where(new, slot, 1 << table_bits)].set(True, mode="drop")
-        score, pick = jax.lax.top_k(new.astype(jnp.float32), frontier)
+        # beyond the cap keep a hash-random subset (index order would favour the first actions)
+        rank = jnp.where(new, 1.0 + (hb >> 9).astype(jnp.float32) * 2.0 ** -23, 0.0)
+        score, pick = jax.lax.top_k(rank, frontier)
         states = jax.tree.map(lambda x: x[pick], kids)
         acts = acts[parent[pick]].at[:, depth].set(a[pick].astype(jnp.int8))
         overflowed = overflowed | (jnp.sum(new) > frontier)
