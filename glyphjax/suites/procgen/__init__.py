@@ -8,8 +8,9 @@ from glyphjax.core.registry import register
 from glyphjax.suites.procgen.env import ProcgenEnv
 from glyphjax.suites.procgen.mazes import HEIST, MAZE
 from glyphjax.suites.procgen.runners import COINRUN, NINJA
+from glyphjax.suites.procgen.towers import CLIMBER, JUMPER
 
-GAMES = {g.name: g for g in (COINRUN, HEIST, MAZE, NINJA)}
+GAMES = {g.name: g for g in (CLIMBER, COINRUN, HEIST, JUMPER, MAZE, NINJA)}
 
 for _game in GAMES.values():
     for _mode in ("easy", "hard"):

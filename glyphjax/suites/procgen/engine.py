@@ -199,7 +199,8 @@ class Game:
 
     generate(draws, hard, level) -> ProcgenState; step(state, action, params) -> (state, reward,
     terminated, event); paint(state) -> int32[H, W] cell codes (the engine draws you on top).
-    `cells` lists the glyph of each cell code (code 0 is empty space); `view` is (rows, cols)."""
+    `cells` lists the glyph of each cell code (code 0 is empty space); `view` is (rows, cols);
+    `progress(state) -> int32` ranks states for the planner (higher = closer to the goal)."""
 
     name: str
     world: tuple[int, int]
@@ -221,6 +222,7 @@ class Game:
     return_range: tuple[float, float] = (0.0, 1.0)
     hard_notes: str = ""
     scripted_policy: Callable | None = None
+    progress: Callable = lambda state: jnp.int32(0)  # planner's preference when a depth overflows
 
 
 def cell_table(game: Game) -> np.ndarray:

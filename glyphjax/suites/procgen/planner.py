@@ -3,7 +3,7 @@ level seed, and its replay check (the certificate that the level is completable)
 
 The search expands every action of every frontier state with `env.step` (vmapped), drops
 children seen before (two 32-bit hashes of the whole state but the step counter, in a
-3-hash Bloom filter of 3 x 2**table_bits bits) and keeps at most `frontier` new states per depth. Pruning (a frontier
+3-hash Bloom filter of 3 x 2**table_bits bits) and keeps at most `frontier` new states per depth (beyond that, those of most `Game.progress`). Pruning (a frontier
 cap, a hash collision) can only lose solutions, never invent one: a level counts as certified
 when `verify` replays the found actions through the real env and the episode ends on a success
 event. When no depth overflowed the cap the found length is optimal (plain BFS), up to the
@@ -35,25 +35,29 @@ def single_level(params: ProcgenParams, level: jax.Array) -> ProcgenParams:
     return params.replace(level_start=jnp.asarray(level, jnp.uint32), level_count=jnp.uint32(1))
 
 
-def state_hash(state, seed: int = 0x12345678) -> jax.Array:
-    """uint32 hash of every state leaf except the step counter, `done` and `event` (states equal
-    there have equal futures in these games); other seeds give independent hashes."""
+def state_hashes(state) -> tuple[jax.Array, jax.Array]:
+    """Two uint32 hashes (sum and xor of per-element hashes, each leaf mixed in turn) of every
+    state leaf except the step counter, `done` and `event` (states equal there have equal
+    futures in these games)."""
     skip = {"t", "done", "event"}
-    h = hash32(jnp.uint32(seed))
+    ha, hb = jnp.uint32(0x12345678), jnp.uint32(0x2545F491)
     for i, (path, leaf) in enumerate(jax.tree_util.tree_leaves_with_path(state)):
         if getattr(path[0], "name", None) in skip:
             continue
         x = leaf.reshape(-1)
         x = jax.lax.bitcast_convert_type(x, jnp.uint32) if x.dtype == jnp.float32 else x.astype(jnp.int32).astype(jnp.uint32)
         j = jnp.arange(x.shape[0], dtype=jnp.uint32) * jnp.uint32(0x9E3779B9) + jnp.uint32((i * 0x85EBCA6B) & 0xFFFFFFFF)
-        h = hash32(h ^ jnp.sum(hash32(x ^ j), dtype=jnp.uint32))
-    return h
+        e = hash32(x ^ j)
+        ha = hash32(ha ^ jnp.sum(e, dtype=jnp.uint32))
+        hb = hash32(hb + jax.lax.reduce(e, jnp.uint32(0), jax.lax.bitwise_xor, (0,)))
+    return ha, hb
 
 
 def _search(env, params, frontier: int, max_depth: int, table_bits: int):
     """BFS for one level (params select it) -> Plan fields for that level."""
     card = env.card
     n_act = card.num_actions
+    progress = env.game.progress
     success_events = jnp.array(card.success, jnp.int32)
     key = step_key(0, 0)
     root = env.reset(reset_key(0), params)
@@ -72,7 +76,7 @@ def _search(env, params, frontier: int, max_depth: int, table_bits: int):
         win = ok & tr.terminated & jnp.isin(tr.event, success_events)
         w = jnp.argmax(win)
         best = jnp.where(win.any() & ~found, acts[parent[w]].at[depth].set(a[w].astype(jnp.int8)), best)
-        ha, hb = jax.vmap(state_hash)(kids), jax.vmap(lambda k: state_hash(k, 0x2545F491))(kids)
+        ha, hb = jax.vmap(state_hashes)(kids)
         live = ok & ~kids.done
         order = jnp.lexsort((~live, hb, ha))  # by 64-bit hash, live children first among equals
         sa, sb = ha[order], hb[order]
@@ -83,8 +87,10 @@ def _search(env, params, frontier: int, max_depth: int, table_bits: int):
         new = live & first & ~seen
         for i, slot in enumerate(slots):
             table = table.at[i, jnp.where(new, slot, 1 << table_bits)].set(True, mode="drop")
-        # beyond the cap keep a hash-random subset (index order would favour the first actions)
-        rank = jnp.where(new, 1.0 + (hb >> 9).astype(jnp.float32) * 2.0 ** -23, 0.0)
+        # beyond the cap keep the states of most progress, ties in hash-random order (index
+        # order would favour the first actions)
+        prog = jax.vmap(progress)(kids).astype(jnp.float32)
+        rank = jnp.where(new, 1.0 + (hb >> 9).astype(jnp.float32) * 2.0 ** -23 + 2.0 * (prog - prog.min()), 0.0)
         score, pick = jax.lax.top_k(rank, frontier)
         states = jax.tree.map(lambda x: x[pick], kids)
         acts = acts[parent[pick]].at[:, depth].set(a[pick].astype(jnp.int8))

@@ -109,7 +109,7 @@ COINRUN = Game(
     reward="+1 on taking the coin (the episode ends); dying ends the episode with 0. Return range [0, 1].",
     events=("", "You got the coin. You win!", "You died."), success=(1,),
     generate=coinrun_generate, step=coinrun_step, paint=lambda s: s.world.astype(jnp.int32),
-    draws=2 + 4 * MAX_SEG, hud="", side_view=True,
+    draws=2 + 4 * MAX_SEG, hud="", side_view=True, progress=lambda s: s.pos[1],
     hard_notes="longer courses (8-11 segments), wider gaps (up to 3), drops of up to 3 rows, crates up to 2 high.")
 
 
@@ -175,5 +175,5 @@ NINJA = Game(
     events=("", "You reached the mushroom. You win!", "You died.", "Your shuriken destroyed a bomb."),
     success=(1,), generate=ninja_generate, step=ninja_step,
     paint=lambda s: paint_entities(s.world.astype(jnp.int32), s.ents, s.alive, SHURIKEN_C),
-    draws=2 + 4 * MAX_SEG, hud="Bombs destroyed: {items} / {total}", side_view=True,
+    draws=2 + 4 * MAX_SEG, hud="Bombs destroyed: {items} / {total}", side_view=True, progress=lambda s: s.pos[1],
     hard_notes="longer courses (8-11 segments), wider gaps (up to 3), drops of up to 3 rows, crates up to 2 high.")
