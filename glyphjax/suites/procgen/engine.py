@@ -222,6 +222,7 @@ class Game:
     return_range: tuple[float, float] = (0.0, 1.0)
     hard_notes: str = ""
     scripted_policy: Callable | None = None
+    centred: bool = True  # False: the view is the whole (view-sized) world, not a window on you
     progress: Callable = lambda state: jnp.int32(0)  # planner's preference when a depth overflows
 
 

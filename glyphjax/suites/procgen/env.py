@@ -21,8 +21,11 @@ KEY_SETS = ("none", "red", "green", "red+green", "blue", "red+blue", "green+blue
 
 
 def view_rules(game: Game) -> str:
-    """The card's sentence on the agent-centred window."""
+    """The card's sentence on the agent-centred window (or the full view)."""
     rows, cols = game.view
+    if not game.centred:
+        return (f"The grid shows the whole {rows}-row x {cols}-column level area; cells beyond "
+                f"the level's bounds are drawn as {OUTSIDE}. ")
     return (f"The grid is a {rows}-row x {cols}-column window centred on you (you are always at "
             f"row {rows // 2}, column {cols // 2} of it) over a larger level; cells beyond the "
             f"level's bounds are drawn as {OUTSIDE}. ")
@@ -40,6 +43,8 @@ class ProcgenEnv(Env):
         self._salt = game_salt(game.name)
         self._table = jnp.asarray(cell_table(game))
         self.card = _card(game, mode, task_id)
+        if not game.centred and game.view != game.world:
+            raise ValueError(f"procgen/{game.name}: a full view needs view == world, got {game.view} vs {game.world}")
         if game.scripted_policy is not None:
             self.scripted_policy = game.scripted_policy
 
@@ -66,7 +71,7 @@ class ProcgenEnv(Env):
         codes = self.game.paint(state)
         codes = codes.at[state.pos[0], state.pos[1]].set(len(self.game.cells))
         rows, cols = self.game.view
-        view = agent_view(codes, state.pos, rows, cols, len(self.game.cells) + 1)
+        view = agent_view(codes, state.pos, rows, cols, len(self.game.cells) + 1) if self.game.centred else codes
         airborne = (state.phase > 0).astype(jnp.int32) if self.game.side_view else jnp.int32(0)
         return self._table[view], (state.level.astype(jnp.int32), state.items, state.total,
                                    state.keys, airborne)

@@ -29,7 +29,7 @@ START_COLS, SEG, END_COLS = 3, 5, 3
 MAX_SEG = (W - START_COLS - END_COLS) // SEG  # 11
 START_GROUND = 3  # ground rows under the start
 EMPTY_C, GROUND_C, CRATE_C, HAZARD_C, LAVA_C, GOAL_C, SHURIKEN_C = range(7)
-YOU_C, OUT_C = 7, 8
+OUT_C = 9  # beyond the course's end (drawn as outside the level)
 GROUND, CRATE, LAVA = "▒", "▣", "≈"
 _ROWS = np.arange(H)[:, None]
 _COLS = np.arange(W)
@@ -70,6 +70,11 @@ def _solid(world: jax.Array) -> jax.Array:
     return (world == GROUND_C) | (world == CRATE_C) | (world == OUT_C)
 
 
+def _paint(out_code: int):
+    """World codes for the table (OUT_C drawn as the outside glyph `out_code`)."""
+    return lambda s: jnp.where(s.world == OUT_C, out_code, s.world.astype(jnp.int32))
+
+
 def _run_outcome(state: ProcgenState, moved: ProcgenState):
     """-> (cell code under you after the move, died, won)."""
     r, c = moved.pos[0], moved.pos[1]
@@ -108,7 +113,7 @@ COINRUN = Game(
            "nothing is under you). Ending a turn on a saw blade or lava kills you."),
     reward="+1 on taking the coin (the episode ends); dying ends the episode with 0. Return range [0, 1].",
     events=("", "You got the coin. You win!", "You died."), success=(1,),
-    generate=coinrun_generate, step=coinrun_step, paint=lambda s: s.world.astype(jnp.int32),
+    generate=coinrun_generate, step=coinrun_step, paint=_paint(7),
     draws=2 + 4 * MAX_SEG, hud="", side_view=True, progress=lambda s: s.pos[1],
     hard_notes="longer courses (8-11 segments), wider gaps (up to 3), drops of up to 3 rows, crates up to 2 high.")
 
@@ -174,6 +179,6 @@ NINJA = Game(
             "with no penalty. Return range [0, 1]."),
     events=("", "You reached the mushroom. You win!", "You died.", "Your shuriken destroyed a bomb."),
     success=(1,), generate=ninja_generate, step=ninja_step,
-    paint=lambda s: paint_entities(s.world.astype(jnp.int32), s.ents, s.alive, SHURIKEN_C),
+    paint=lambda s: paint_entities(_paint(8)(s), s.ents, s.alive, SHURIKEN_C),
     draws=2 + 4 * MAX_SEG, hud="Bombs destroyed: {items} / {total}", side_view=True, progress=lambda s: s.pos[1],
     hard_notes="longer courses (8-11 segments), wider gaps (up to 3), drops of up to 3 rows, crates up to 2 high.")
