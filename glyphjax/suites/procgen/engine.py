@@ -200,7 +200,9 @@ class Game:
     generate(draws, hard, level) -> ProcgenState; step(state, action, params) -> (state, reward,
     terminated, event); paint(state) -> int32[H, W] cell codes (the engine draws you on top).
     `cells` lists the glyph of each cell code (code 0 is empty space); `view` is (rows, cols);
-    `progress(state) -> int32` ranks states for the planner (higher = closer to the goal)."""
+    `progress(state) -> int32` ranks states for the planner (higher = closer to the goal);
+    `plan_key(state)` is what the planner's duplicate check compares (default: the whole state;
+    a smaller projection that fixes the future makes the search cheaper)."""
 
     name: str
     world: tuple[int, int]
@@ -224,6 +226,7 @@ class Game:
     scripted_policy: Callable | None = None
     centred: bool = True  # False: the view is the whole (view-sized) world, not a window on you
     progress: Callable = lambda state: jnp.int32(0)  # planner's preference when a depth overflows
+    plan_key: Callable = lambda state: state  # what the planner hashes to tell states apart
 
 
 def cell_table(game: Game) -> np.ndarray:

@@ -78,7 +78,7 @@ MAZE = Game(
     reward="+1 on reaching the cheese (the episode ends); nothing else. Return range [0, 1].",
     events=("", "You found the cheese. You win!"), success=(1,),
     generate=maze_generate, step=maze_step, paint=lambda s: s.world.astype(jnp.int32),
-    draws=2 + 4 * (2 * M * M - 1), hud="",
+    draws=2 + 4 * (2 * M * M - 1), hud="", plan_key=lambda s: s.pos,
     hard_notes="mazes of 5-12 cells a side (easy: 3-9).")
 
 
@@ -161,5 +161,6 @@ HEIST = Game(
     events=("", "You picked up a key.", "You opened a lock.", "You stole the gem. You win!"),
     success=(3,), generate=heist_generate, step=heist_step,
     paint=lambda s: s.world.astype(jnp.int32), draws=8 + 4 * (2 * M * M - 1),
+    plan_key=lambda s: (s.pos, s.keys),  # a held key opens its lock whether or not it did yet
     hud="Keys picked up: {items} / {total}    Keys held: {keys}",
     hard_notes="mazes of 6-12 cells a side (easy: 4-9).")

@@ -42,7 +42,7 @@ def state_hashes(state) -> tuple[jax.Array, jax.Array]:
     skip = {"t", "done", "event"}
     ha, hb = jnp.uint32(0x12345678), jnp.uint32(0x2545F491)
     for i, (path, leaf) in enumerate(jax.tree_util.tree_leaves_with_path(state)):
-        if getattr(path[0], "name", None) in skip:
+        if path and getattr(path[0], "name", None) in skip:
             continue
         x = leaf.reshape(-1)
         x = jax.lax.bitcast_convert_type(x, jnp.uint32) if x.dtype == jnp.float32 else x.astype(jnp.int32).astype(jnp.uint32)
@@ -57,7 +57,7 @@ def _search(env, params, frontier: int, max_depth: int, table_bits: int):
     """BFS for one level (params select it) -> Plan fields for that level."""
     card = env.card
     n_act = card.num_actions
-    progress = env.game.progress
+    progress, plan_key = env.game.progress, env.game.plan_key
     success_events = jnp.array(card.success, jnp.int32)
     key = step_key(0, 0)
     root = env.reset(reset_key(0), params)
@@ -76,7 +76,7 @@ def _search(env, params, frontier: int, max_depth: int, table_bits: int):
         win = ok & tr.terminated & jnp.isin(tr.event, success_events)
         w = jnp.argmax(win)
         best = jnp.where(win.any() & ~found, acts[parent[w]].at[depth].set(a[w].astype(jnp.int8)), best)
-        ha, hb = jax.vmap(state_hashes)(kids)
+        ha, hb = jax.vmap(lambda k: state_hashes(plan_key(k)))(kids)
         live = ok & ~kids.done
         order = jnp.lexsort((~live, hb, ha))  # by 64-bit hash, live children first among equals
         sa, sb = ha[order], hb[order]

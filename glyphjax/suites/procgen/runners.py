@@ -115,6 +115,7 @@ COINRUN = Game(
     events=("", "You got the coin. You win!", "You died."), success=(1,),
     generate=coinrun_generate, step=coinrun_step, paint=_paint(7),
     draws=2 + 4 * MAX_SEG, hud="", side_view=True, progress=lambda s: s.pos[1],
+    plan_key=lambda s: (s.pos, s.phase),
     hard_notes="longer courses (8-11 segments), wider gaps (up to 3), drops of up to 3 rows, crates up to 2 high.")
 
 
@@ -181,4 +182,5 @@ NINJA = Game(
     success=(1,), generate=ninja_generate, step=ninja_step,
     paint=lambda s: paint_entities(_paint(8)(s), s.ents, s.alive, SHURIKEN_C),
     draws=2 + 4 * MAX_SEG, hud="Bombs destroyed: {items} / {total}", side_view=True, progress=lambda s: s.pos[1],
+    plan_key=lambda s: (s.pos, s.phase, s.ents, s.alive, s.items),
     hard_notes="longer courses (8-11 segments), wider gaps (up to 3), drops of up to 3 rows, crates up to 2 high.")

@@ -92,6 +92,7 @@ JUMPER = Game(
     events=("", "You got the carrot. You win!", "You died on a spike."), success=(1,),
     generate=jumper_generate, step=jumper_step, paint=lambda s: s.world.astype(jnp.int32),
     draws=3 * J_PATH + 3 * J_EXTRA, hud="", side_view=True, progress=lambda s: -s.pos[0],
+    plan_key=lambda s: (s.pos, s.phase, s.air_jump),
     hard_notes="10 platforms off the chain (easy: 8), every one with a spike.")
 
 
@@ -166,4 +167,5 @@ CLIMBER = Game(
     success=(1,), generate=climber_generate, step=climber_step,
     paint=lambda s: paint_entities(s.world.astype(jnp.int32), s.ents, s.alive, ENEMY_C),
     draws=6 * C_PATH + C_ENEMIES + 1, hud="Stars: {items} / {total}", side_view=True, progress=lambda s: -s.pos[0],
+    plan_key=lambda s: (s.pos, s.phase, s.ents, s.items),
     hard_notes="narrower platforms (2-3 wide; easy 3-4) and 2-3 enemies (easy 1-2).")
