@@ -50,6 +50,9 @@ WALK_DESCRIPTIONS = ("do nothing", "move one cell left", "move one cell right", 
                      "move one cell down")
 _WALK_DIR = jnp.array([-1, LEFT, RIGHT, UP, DOWN], jnp.int32)
 AIRBORNE_NAMES = ("grounded", "airborne")
+PHYSICS_RULES = ("A side view (row 0 at the top). LEFT/RIGHT move one column a turn, also in the "
+                 "air; a jump rises 3 rows over 3 turns, stays 1 turn, then falls (one row a turn, "
+                 "as whenever nothing is under you); a ceiling stops the rise. ")
 
 
 @struct.dataclass

@@ -2,10 +2,10 @@
 level seed, and its replay check (the certificate that the level is completable).
 
 The search expands every action of every frontier state with `env.step` (vmapped), drops
-children seen before (two 32-bit hashes of the whole state but the step counter, in a
-3-hash Bloom filter of 3 x 2**table_bits bits) and keeps at most `frontier` new states per depth (beyond that, those of most `Game.progress`). Pruning (a frontier
-cap, a hash collision) can only lose solutions, never invent one: a level counts as certified
-when `verify` replays the found actions through the real env and the episode ends on a success
+children seen before (two 32-bit hashes of `Game.plan_key(state)`, in a 3-hash Bloom filter of
+3 x 2**table_bits bits) and keeps at most `frontier` new states per depth (beyond that, those of
+most `Game.progress`). Pruning (a frontier cap, a hash collision, a lossy plan key) can only
+lose solutions, never invent one: a level counts as certified when `verify` replays the found actions through the real env and the episode ends on a success
 event. When no depth overflowed the cap the found length is optimal (plain BFS), up to the
 rare state lost to a Bloom false positive (about (states / 2**table_bits)**3 per state).
 """

@@ -21,8 +21,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from glyphjax.suites.procgen.engine import (Game, ProcgenState, fresh_state, move_body,
-                                            paint_entities)
+from glyphjax.suites.procgen.engine import (PHYSICS_RULES, Game, ProcgenState, fresh_state,
+                                            move_body, paint_entities)
 
 H, W = 16, 64
 START_COLS, SEG, END_COLS = 3, 5, 3
@@ -107,10 +107,8 @@ COINRUN = Game(
     glyphs={GROUND: "solid ground", CRATE: "crate (solid)", SAW: "saw blade (deadly)",
             LAVA: "lava (deadly)", COIN: "the coin (the goal)"},
     actions=COINRUN_ACTIONS, descriptions=COINRUN_DESCRIPTIONS,
-    rules=("A side view (row 0 at the top). Run right and take the coin at the end of the course. "
-           "LEFT/RIGHT move one column a turn, also in the air; a jump, only from the ground, "
-           "rises 3 rows over 3 turns, stays 1 turn, then falls (one row a turn, as whenever "
-           "nothing is under you). Ending a turn on a saw blade or lava kills you."),
+    rules=(PHYSICS_RULES + "You jump only from the ground. Run right and take the coin at the end "
+           "of the course. Ending a turn on a saw blade or lava kills you."),
     reward="+1 on taking the coin (the episode ends); dying ends the episode with 0. Return range [0, 1].",
     events=("", "You got the coin. You win!", "You died."), success=(1,),
     generate=coinrun_generate, step=coinrun_step, paint=_paint(7),
@@ -169,10 +167,8 @@ NINJA = Game(
     glyphs={GROUND: "solid ground", CRATE: "crate (solid)", BOMB: "bomb (deadly to touch)",
             LAVA: "lava (deadly)", MUSHROOM: "the mushroom (the goal)", SHURIKEN: "your shuriken in flight"},
     actions=NINJA_ACTIONS, descriptions=NINJA_DESCRIPTIONS,
-    rules=("A side view (row 0 at the top). Run right to the mushroom at the end of the course. "
-           "LEFT/RIGHT move one column a turn, also in the air; a jump, only from the ground, "
-           "rises 3 rows over 3 turns, stays 1 turn, then falls (one row a turn, as whenever "
-           "nothing is under you). Ending a turn on a bomb or lava kills you. THROW sends a "
+    rules=(PHYSICS_RULES + "You jump only from the ground. Run right to the mushroom at the end "
+           "of the course. Ending a turn on a bomb or lava kills you. THROW sends a "
            "shuriken right along your row, 2 cells a turn, until it hits solid ground or a bomb "
            "(the bomb is destroyed)."),
     reward=("+0.4 / B per bomb destroyed (B = bombs in the level), +0.6 on reaching the mushroom "

@@ -19,8 +19,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from glyphjax.suites.procgen.engine import (Game, ProcgenState, fresh_state, move_body,
-                                            paint_entities, patrol)
+from glyphjax.suites.procgen.engine import (PHYSICS_RULES, Game, ProcgenState, fresh_state,
+                                            move_body, paint_entities, patrol)
 
 CLIMB_ACTIONS = ("NOOP", "LEFT", "RIGHT", "JUMP", "JUMP_LEFT", "JUMP_RIGHT")
 CLIMB_DESCRIPTIONS = ("do nothing (you still fall)", "move one column left", "move one column right",
@@ -29,9 +29,6 @@ DX, JUMPS = (0, -1, 1, 0, -1, 1), (False, False, False, True, True, True)
 GROUND = "▒"
 EMPTY_C, SOLID_C, SPIKE_C, GOAL_C, ENEMY_C = range(5)
 STAR_C = SPIKE_C  # climber's code 2 (it has no spikes)
-PHYSICS_RULES = ("A side view (row 0 at the top). LEFT/RIGHT move one column a turn, also in the "
-                 "air; a jump rises 3 rows over 3 turns, stays 1 turn, then falls (one row a turn, "
-                 "as whenever nothing is under you); a ceiling stops the rise. ")
 
 
 def _platform(rows, cols, r, c0, width, on=True):
