@@ -110,6 +110,7 @@ class ProcgenState(EnvState):
     pos: jax.Array  # int32[2]: your (row, col)
     phase: jax.Array  # int32: next turn of the jump arc (1..7), 0 = not jumping
     air_jump: jax.Array  # bool: a jump in the air is still available (double-jump games)
+    airborne: jax.Array  # bool: nothing under you or mid-jump after the last turn (side views)
     level: jax.Array  # uint32: level seed
     items: jax.Array  # int32: items collected so far (coins, stars, gems, bombs...)
     total: jax.Array  # int32: items the level holds
@@ -125,6 +126,7 @@ def fresh_state(world, pos, level, total=0, ents=None, alive=None) -> ProcgenSta
     alive = jnp.zeros((ents.shape[0],), jnp.bool_) if alive is None else jnp.asarray(alive, jnp.bool_)
     return ProcgenState(**init_state_fields(), world=jnp.asarray(world, jnp.int8),
                         pos=jnp.asarray(pos, jnp.int32), phase=jnp.int32(0), air_jump=jnp.bool_(True),
+                        airborne=jnp.bool_(False),
                         level=jnp.asarray(level, jnp.uint32), items=jnp.int32(0),
                         total=jnp.asarray(total, jnp.int32), keys=jnp.int32(0),
                         earned=jnp.float32(0), ents=ents, alive=alive)
@@ -244,8 +246,8 @@ def move_body(state: ProcgenState, solid: jax.Array, action: jax.Array, dx_table
     a = jnp.where(action < 0, 0, a)
     dx = jnp.array(dx_table, jnp.int32)[a]
     jump = jnp.array(jump_table, jnp.bool_)[a]
-    pos, phase, air_jump, _ = body_step(solid, state.pos, state.phase, state.air_jump, dx, jump, double_jump)
-    return state.replace(pos=pos, phase=phase, air_jump=air_jump)
+    pos, phase, air_jump, airborne = body_step(solid, state.pos, state.phase, state.air_jump, dx, jump, double_jump)
+    return state.replace(pos=pos, phase=phase, air_jump=air_jump, airborne=airborne)
 
 
 def paint_entities(codes: jax.Array, ents: jax.Array, alive: jax.Array, code: int) -> jax.Array:

@@ -72,7 +72,7 @@ class ProcgenEnv(Env):
         codes = codes.at[state.pos[0], state.pos[1]].set(len(self.game.cells))
         rows, cols = self.game.view
         view = agent_view(codes, state.pos, rows, cols, len(self.game.cells) + 1) if self.game.centred else codes
-        airborne = (state.phase > 0).astype(jnp.int32) if self.game.side_view else jnp.int32(0)
+        airborne = state.airborne.astype(jnp.int32) if self.game.side_view else jnp.int32(0)
         return self._table[view], (state.level.astype(jnp.int32), state.items, state.total,
                                    state.keys, airborne)
 

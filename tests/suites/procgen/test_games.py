@@ -169,3 +169,14 @@ def test_miner__diamonds_pay_their_share_and_the_exit_waits_for_all():
     s = steps[0][0].replace(items=jnp.int32(2), earned=jnp.float32(0.8))
     won = _play(env, s, ["DOWN"])[0]
     assert won[1:] == (np.float32(0.2), True, 1)
+
+
+def test_coinrun__hud_says_airborne_while_falling_without_a_jump():
+    env = glyphjax.make("procgen/coinrun")
+    w = _course()
+    w[13:, 2] = runners.EMPTY_C  # a hole beside the start, lava-free: you fall into it
+    s = fresh_state(w, (12, 1), 3, total=1)
+    fell = _play(env, s, ["RIGHT"])[0][0]
+    assert tuple(int(v) for v in fell.pos) == (13, 2)
+    hud = glyphjax.render_text(env.card, env.render(fell)).hud
+    assert hud.endswith("State: airborne")
