@@ -14,7 +14,6 @@ the future, as the planner's search assumes.
 
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 

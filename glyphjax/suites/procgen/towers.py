@@ -15,7 +15,6 @@ no star; the episode ends); dying ends the episode with no penalty. Return range
 
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
