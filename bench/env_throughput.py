@@ -192,11 +192,11 @@ import json, os, sys, time, statistics, types
 src, env_id, repeats, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 sys.path.insert(0, src)
 # a bare package object, so glyphbench/__init__.py (which needs the `verifiers` package for its
-# RL integration) is not executed: only the core and the Classics game modules are imported
+# RL integration) is not executed: only the core and the env's suite modules are imported
 pkg = types.ModuleType("glyphbench"); pkg.__path__ = [os.path.join(src, "glyphbench")]
 sys.modules["glyphbench"] = pkg
-import numpy as np
 import importlib
+import numpy as np
 importlib.import_module("glyphbench.envs." + env_id.split("/")[1].split("-")[0])  # registers the suite's envs
 from glyphbench.core.registry import make_env
 env = make_env(env_id)
@@ -242,8 +242,11 @@ def glyphbench_path(src: str) -> str:
 
 def glyphbench_id(task: str) -> str | None:
     """Our classics/<name> and minigrid/<name> are the reference's glyphbench/<suite>-<name>-v0
-    (same names in both registries); None for tasks of other suites (not run against it here)."""
+    (same names in both registries), procgen/<game> (easy) its glyphbench/procgen-<game>-v0 (it has
+    no hard mode); None for other tasks (not run against the reference here)."""
     suite, _, name = task.partition("/")
+    if suite == "procgen":
+        return None if name.endswith("-hard") else f"glyphbench/procgen-{name}-v0"
     return f"glyphbench/{suite}-{name}-v0" if suite in ("classics", "minigrid") else None
 
 

@@ -207,9 +207,16 @@ def write_json(path: str | os.PathLike, doc: dict) -> None:
     tmp.replace(path)
 
 
-def array_evaluator(policy: str, batch_size: int = 4096) -> TaskEvaluator:
+def array_evaluator(policy: str, batch_size: int = 4096, split: str | None = None,
+                    num_levels: int = 200) -> TaskEvaluator:
+    """Vmapped evaluation of an array policy; with `split` (train/test), each task plays that
+    level set (`eval.generalisation.split_params`)."""
     from eval.runner import evaluate_task
-    return lambda task, seeds: evaluate_task(task, policy, seeds, batch_size)
+    if split is None:
+        return lambda task, seeds: evaluate_task(task, policy, seeds, batch_size)
+    from eval.generalisation import split_params
+    return lambda task, seeds: evaluate_task(task, policy, seeds, batch_size,
+                                             params=split_params(task, split, num_levels))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

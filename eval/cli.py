@@ -90,11 +90,22 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
             raise ValueError(f"batch_size must be >= 1, got {cfg.batch_size}")
     except (ValueError, TypeError) as e:
         fail(f"bad seeds/seed_start/batch_size ({e}); e.g. seeds=1000 seed_start=1000000000")
+    split = cfg.get("split")
+    if split is not None:
+        from eval.generalisation import split_params
+        try:
+            for t in tasks:
+                split_params(t, str(split), int(cfg.num_levels))
+        except ValueError as e:
+            fail(str(e))
+        if pol.get("kind") != "array":
+            fail("split= is supported for array policies (random, scripted) only; "
+                 "drop split for LLM evaluation")
     out, trajectories = output_paths(cfg, run_dir)
     runs, skipped = {}, {}
     if pol.get("kind") == "array":
         for name in pol.policies:
-            evaluate = array_evaluator(name, int(cfg.batch_size))
+            evaluate = array_evaluator(name, int(cfg.batch_size), split, int(cfg.num_levels))
             usable = tasks
             if name == "scripted":
                 usable = [t for t in tasks if glyphjax.make(t).scripted_policy is not None]

@@ -34,6 +34,8 @@ class EvalConfig:
     seeds: Optional[int] = None  # episodes per task; null = the policy's default_seeds
     seed_start: int = EVAL_SEED_START  # first held-out evaluation seed
     batch_size: int = 4096  # seeds per vmapped batch (array policies)
+    split: Optional[str] = None  # train|test: play the tasks' training or unseen test levels (Procgen)
+    num_levels: int = 200  # training levels of split=train (Procgen's protocol: 200)
     bootstrap: BootstrapConfig = field(default_factory=BootstrapConfig)
     out: Optional[str] = None  # results JSON; null = results.json in the run directory
     resume: bool = True  # skip tasks already finished in ${out}.partial.jsonl (same run directory)

@@ -6,7 +6,7 @@ results are per-episode columns (`TaskResult`) for `eval.stats`.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import jax
 import jax.numpy as jnp
@@ -41,8 +41,10 @@ def array_policy(env: glyphjax.Env, name: str) -> Callable:
     raise ValueError(f"unknown array policy {name!r}; choose one of {', '.join(ARRAY_POLICIES)}")
 
 
-def evaluate_task(task_id: str, policy: str, seeds: Iterable[int], batch_size: int = 4096) -> TaskResult:
-    """All episodes of `policy` on `task_id`, one per seed (vmapped, `batch_size` at a time)."""
+def evaluate_task(task_id: str, policy: str, seeds: Iterable[int], batch_size: int = 4096,
+                  params: Any = None) -> TaskResult:
+    """All episodes of `policy` on `task_id`, one per seed (vmapped, `batch_size` at a time);
+    `params` replaces the task's default params (e.g. a Procgen level split)."""
     env = glyphjax.make(task_id)
     pol = array_policy(env, policy)
     seeds = np.asarray(list(seeds) if not isinstance(seeds, np.ndarray) else seeds, np.int64)
@@ -52,7 +54,7 @@ def evaluate_task(task_id: str, policy: str, seeds: Iterable[int], batch_size: i
     for lo in range(0, n, b):
         chunk = seeds[lo: lo + b]
         padded = np.concatenate([chunk, np.full(b - len(chunk), chunk[-1])]) if len(chunk) < b else chunk
-        res = glyphjax.rollout(env, pol, jnp.asarray(padded.astype(np.uint32)))
+        res = glyphjax.rollout(env, pol, jnp.asarray(padded.astype(np.uint32)), params)
         res = jax.device_get(res)
         ret = np.asarray(res.returns)
         if ret.ndim > 1:  # two-player: evaluate seat 0's view

@@ -21,6 +21,7 @@ SUITE_MODULES: tuple[str, ...] = (
     "glyphjax.suites.dummy",
     "glyphjax.suites.classics",
     "glyphjax.suites.minigrid",
+    "glyphjax.suites.procgen",
     "glyphjax.witness.tasks",
 )
 

@@ -1,0 +1,20 @@
+"""Procgen suite: OpenAI Procgen's games as JAX programs over level seeds (catalogue §3.8).
+
+engine.py holds the level sets, state, physics and view; env.py the task shell; one module per
+game family declares its games; importing this package registers `procgen/<game>[-hard]`.
+"""
+
+from glyphjax.core.registry import register
+from glyphjax.suites.procgen.env import ProcgenEnv
+from glyphjax.suites.procgen.leaper import LEAPER
+from glyphjax.suites.procgen.mazes import HEIST, MAZE
+from glyphjax.suites.procgen.miner import MINER
+from glyphjax.suites.procgen.runners import COINRUN, NINJA
+from glyphjax.suites.procgen.towers import CLIMBER, JUMPER
+
+GAMES = {g.name: g for g in (CLIMBER, COINRUN, HEIST, JUMPER, LEAPER, MAZE, MINER, NINJA)}
+
+for _game in GAMES.values():
+    for _mode in ("easy", "hard"):
+        _id = f"procgen/{_game.name}" + ("-hard" if _mode == "hard" else "")
+        register(_id, lambda g=_game, m=_mode: ProcgenEnv(g, m))

@@ -1,0 +1,258 @@
+"""The Procgen engine: level sets, one state, side-view physics, walking, patrols and the
+agent-centred view, shared by every Procgen game (each game module is a declaration on it).
+
+Levels (OpenAI Procgen's design): a level is a deterministic function of its level seed (a
+uint32 hashed with the game's name into the generator's random numbers); the episode key only
+picks which level of the level set is played. A level set is the traced `ProcgenParams`
+(`level_start`, `level_count`): training sets lie in [0, TEST_LEVEL_START) and the test set is
+[TEST_LEVEL_START, 2**31), so train and test levels never meet (`level_params` builds both).
+The navigation games move nothing at random, so an episode is a function of its level and
+actions alone (what makes the planner's certificates proofs).
+
+Physics (side-view games): row grows downwards; LEFT/RIGHT move one column per turn, on the
+ground and in the air; a jump, started only when standing on something, follows the 7-turn arc
+`JUMP_ARC_DY` (3 up, 1 level, 3 down); otherwise a body falls one row per turn. Horizontal motion
+is applied before vertical; a ceiling ends the rise (the arc skips to its descent) and landing
+ends it. Outside the level's columns and above its top row is solid; below the bottom is open.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import zlib
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from glyphjax.core.grid import DIR_DELTAS, DOWN, LEFT, RIGHT, UP
+from glyphjax.core.sampling import Draws, hash32, hash_bits
+from glyphjax.core.types import EnvState, init_state_fields
+
+TEST_LEVEL_START = 1 << 30  # first level seed of the test set (training sets lie below it)
+LEVEL_END = 1 << 31  # level seeds are < 2**31 (they show in the int32 HUD)
+DEFAULT_NUM_LEVELS = 200  # Procgen's generalisation protocol: 200 training levels
+DISTRIBUTION_MODES = ("easy", "hard")
+JUMP_ARC_DY = (-1, -1, -1, 0, 1, 1, 1)  # vertical move on each turn of a jump
+ARC_LEN = len(JUMP_ARC_DY)
+_ARC = jnp.array(JUMP_ARC_DY, jnp.int32)
+DESCENT = JUMP_ARC_DY.index(1) + 1  # the arc phase a ceiling bump skips to (first falling turn)
+
+# Glyphs every Procgen game draws with the same meaning.
+PLAYER, EMPTY, OUTSIDE = "@", " ", "░"
+GLYPHS_COMMON = {PLAYER: "you", EMPTY: "empty space", OUTSIDE: "outside the level (its bounds)"}
+
+# Walking actions (grid games): NOOP, LEFT, RIGHT, UP, DOWN as core.grid directions (-1 = stay).
+WALK_ACTIONS = ("NOOP", "LEFT", "RIGHT", "UP", "DOWN")
+WALK_DESCRIPTIONS = ("do nothing", "move one cell left", "move one cell right", "move one cell up",
+                     "move one cell down")
+_WALK_DIR = jnp.array([-1, LEFT, RIGHT, UP, DOWN], jnp.int32)
+AIRBORNE_NAMES = ("grounded", "airborne")
+PHYSICS_RULES = ("A side view (row 0 at the top). LEFT/RIGHT move one column a turn, also in the "
+                 "air; a jump rises 3 rows over 3 turns, stays 1 turn, then falls (one row a turn, "
+                 "as whenever nothing is under you); a ceiling stops the rise. ")
+
+
+@struct.dataclass
+class ProcgenParams:
+    """Traced parameters: which levels reset draws from and the distribution mode."""
+
+    level_start: jax.Array  # uint32: first level seed of the level set
+    level_count: jax.Array  # uint32: number of consecutive level seeds in the set (>= 1)
+    hard: jax.Array  # bool: distribution_mode == "hard"
+
+
+def level_params(num_levels: int = DEFAULT_NUM_LEVELS, start_level: int = 0, split: str = "train",
+                 distribution_mode: str = "easy") -> ProcgenParams:
+    """The level set of a split. train: seeds [start_level, start_level + num_levels) below
+    TEST_LEVEL_START (num_levels = 0: every training seed from start_level). test: the same
+    offsets counted from TEST_LEVEL_START (num_levels = 0: the whole test range)."""
+    if split not in ("train", "test"):
+        raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+    if distribution_mode not in DISTRIBUTION_MODES:
+        raise ValueError(f"distribution_mode must be one of {DISTRIBUTION_MODES}, got {distribution_mode!r}")
+    if num_levels < 0 or start_level < 0:
+        raise ValueError(f"num_levels and start_level must be >= 0, got {num_levels}, {start_level}")
+    base, end = (0, TEST_LEVEL_START) if split == "train" else (TEST_LEVEL_START, LEVEL_END)
+    start = base + start_level
+    count = (end - start) if num_levels == 0 else num_levels
+    if start >= end or start + count > end:
+        raise ValueError(f"{split} levels are seeds [{base}, {end}): start_level={start_level} with "
+                         f"num_levels={num_levels} leaves that range; lower them")
+    return ProcgenParams(level_start=jnp.uint32(start), level_count=jnp.uint32(count),
+                         hard=jnp.bool_(distribution_mode == "hard"))
+
+
+def draw_level(key: jax.Array, params: ProcgenParams) -> jax.Array:
+    """The level seed (uint32) an episode plays: uniform over the level set, from the episode key."""
+    word = hash_bits(key, 1)[0]
+    return params.level_start + word % jnp.maximum(params.level_count, jnp.uint32(1))
+
+
+def game_salt(name: str) -> int:
+    """A fixed 32-bit number per game, so equal level seeds of two games are unrelated levels."""
+    return zlib.crc32(f"procgen/{name}".encode()) & 0xFFFFFFFF
+
+
+def level_draws(level: jax.Array, salt: int, n: int) -> Draws:
+    """The generator's n uniforms: a pure function of (game, level seed)."""
+    level = jnp.asarray(level, jnp.uint32)
+    words = jnp.stack([hash32(level ^ jnp.uint32(salt)), hash32(level + jnp.uint32(salt ^ 0x9E3779B9))])
+    return Draws.hashed(words, n)
+
+
+# --- state ------------------------------------------------------------------------------------
+@struct.dataclass
+class ProcgenState(EnvState):
+    world: jax.Array  # int8[H, W]: the game's cell codes (0 = empty)
+    pos: jax.Array  # int32[2]: your (row, col)
+    phase: jax.Array  # int32: next turn of the jump arc (1..7), 0 = not jumping
+    air_jump: jax.Array  # bool: a jump in the air is still available (double-jump games)
+    airborne: jax.Array  # bool: nothing under you or mid-jump after the last turn (side views)
+    level: jax.Array  # uint32: level seed
+    items: jax.Array  # int32: items collected so far (coins, stars, gems, bombs...)
+    total: jax.Array  # int32: items the level holds
+    keys: jax.Array  # int32: bit k set = key k held
+    earned: jax.Array  # float32: reward paid so far
+    ents: jax.Array  # int32[N, 3]: entity (row, col, direction)
+    alive: jax.Array  # bool[N]: entity present
+
+
+def fresh_state(world, pos, level, total=0, ents=None, alive=None) -> ProcgenState:
+    """A new episode's state from a generated level (no entities: a one-slot empty pool)."""
+    ents = jnp.zeros((1, 3), jnp.int32) if ents is None else jnp.asarray(ents, jnp.int32)
+    alive = jnp.zeros((ents.shape[0],), jnp.bool_) if alive is None else jnp.asarray(alive, jnp.bool_)
+    return ProcgenState(**init_state_fields(), world=jnp.asarray(world, jnp.int8),
+                        pos=jnp.asarray(pos, jnp.int32), phase=jnp.int32(0), air_jump=jnp.bool_(True),
+                        airborne=jnp.bool_(False),
+                        level=jnp.asarray(level, jnp.uint32), items=jnp.int32(0),
+                        total=jnp.asarray(total, jnp.int32), keys=jnp.int32(0),
+                        earned=jnp.float32(0), ents=ents, alive=alive)
+
+
+# --- cells --------------------------------------------------------------------------------------
+def cell_at(world: jax.Array, r: jax.Array, c: jax.Array, outside: int) -> jax.Array:
+    """The code of cell (r, c), or `outside` for a cell off the world."""
+    h, w = world.shape
+    inside = (r >= 0) & (r < h) & (c >= 0) & (c < w)
+    return jnp.where(inside, world[jnp.clip(r, 0, h - 1), jnp.clip(c, 0, w - 1)].astype(jnp.int32), outside)
+
+
+def solid_at(solid: jax.Array, r: jax.Array, c: jax.Array) -> jax.Array:
+    """Side-view solidity of (r, c): off the sides or above the top is solid, below the bottom open."""
+    h, w = solid.shape
+    off_side = (c < 0) | (c >= w) | (r < 0)
+    return off_side | ((r < h) & solid[jnp.clip(r, 0, h - 1), jnp.clip(c, 0, w - 1)])
+
+
+def walk_target(pos: jax.Array, action: jax.Array) -> jax.Array:
+    """The cell a WALK_ACTIONS action heads for (pos itself for NOOP / no action)."""
+    d = _WALK_DIR[jnp.clip(action, 0, 4)]
+    delta = jnp.where((action > 0) & (d >= 0), DIR_DELTAS[jnp.maximum(d, 0)], 0)
+    return pos + delta
+
+
+# --- side-view physics ---------------------------------------------------------------------------
+def body_step(solid: jax.Array, pos: jax.Array, phase: jax.Array, air_jump: jax.Array, dx: jax.Array,
+              jump: jax.Array, double_jump: bool = False):
+    """One turn of a body under the module's physics -> (pos, phase, air_jump, airborne after).
+    `dx` in {-1, 0, 1}; `jump` asks for a jump (from the ground, or once in the air when
+    `double_jump`)."""
+    r, c = pos[0], pos[1]
+    grounded = solid_at(solid, r + 1, c)
+    air_jump = air_jump | grounded
+    start = jump & (grounded | (double_jump & air_jump))
+    air_jump = air_jump & ~(start & ~grounded)
+    phase = jnp.where(start, 1, phase)
+    c = jnp.where(solid_at(solid, r, c + dx), c, c + dx)
+    in_arc = phase > 0
+    dy = jnp.where(in_arc, _ARC[jnp.clip(phase - 1, 0, ARC_LEN - 1)], 1)
+    blocked = (dy != 0) & solid_at(solid, r + dy, c)
+    r = jnp.where(blocked, r, r + dy)
+    nxt = jnp.where(in_arc, phase + 1, 0)
+    nxt = jnp.where(blocked & (dy < 0), DESCENT, nxt)  # head bump: fall from here
+    nxt = jnp.where((blocked & (dy > 0)) | (nxt > ARC_LEN), 0, nxt)  # landed / arc over
+    airborne = ~solid_at(solid, r + 1, c) | (nxt > 0)
+    return jnp.stack([r, c]).astype(jnp.int32), nxt.astype(jnp.int32), air_jump, airborne
+
+
+def patrol(solid: jax.Array, ents: jax.Array, alive: jax.Array) -> jax.Array:
+    """Walkers step one column along their direction, turning (without moving) at a wall or at a
+    ledge; -> ents with new (row, col, direction)."""
+    r, c, d = ents[:, 0], ents[:, 1], ents[:, 2]
+    ahead = c + d
+    ok = ~solid_at(solid, r, ahead) & solid_at(solid, r + 1, ahead)
+    c = jnp.where(alive & ok, ahead, c)
+    d = jnp.where(alive & ~ok, -d, d)
+    return jnp.stack([r, c, d], axis=1).astype(jnp.int32)
+
+
+# --- view -----------------------------------------------------------------------------------------
+def agent_view(codes: jax.Array, pos: jax.Array, rows: int, cols: int, outside: int) -> jax.Array:
+    """The rows x cols window of `codes` centred on pos (you sit at row rows//2, column cols//2);
+    cells beyond the world read `outside`."""
+    padded = jnp.pad(codes, ((rows, rows), (cols, cols)), constant_values=outside)
+    return jax.lax.dynamic_slice(padded, (pos[0] + rows - rows // 2, pos[1] + cols - cols // 2), (rows, cols))
+
+
+# --- game declarations ----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Game:
+    """A Procgen game on this engine: static shapes, card text and three pure functions.
+
+    generate(draws, hard, level) -> ProcgenState; step(state, action, params) -> (state, reward,
+    terminated, event); paint(state) -> int32[H, W] cell codes (the engine draws you on top).
+    `cells` lists the glyph of each cell code (code 0 is empty space); `view` is (rows, cols);
+    `progress(state) -> int32` ranks states for the planner (higher = closer to the goal);
+    `plan_key(state)` is what the planner's duplicate check compares (default: the whole state;
+    a smaller projection that fixes the future makes the search cheaper)."""
+
+    name: str
+    world: tuple[int, int]
+    view: tuple[int, int]
+    cells: str
+    glyphs: dict
+    actions: tuple[str, ...]
+    descriptions: tuple[str, ...]
+    rules: str
+    reward: str
+    events: tuple[str, ...]
+    success: tuple[int, ...]
+    generate: Callable
+    step: Callable
+    paint: Callable
+    draws: int
+    hud: str = "Collected: {items} / {total}"
+    side_view: bool = False  # physics game: the HUD shows grounded / airborne
+    return_range: tuple[float, float] = (0.0, 1.0)
+    hard_notes: str = ""
+    scripted_policy: Callable | None = None
+    centred: bool = True  # False: the view is the whole (view-sized) world, not a window on you
+    progress: Callable = lambda state: jnp.int32(0)  # planner's preference when a depth overflows
+    plan_key: Callable = lambda state: state  # what the planner hashes to tell states apart
+
+
+def cell_table(game: Game) -> np.ndarray:
+    """uint32 code points per cell code: the game's cells, then you, then outside."""
+    return np.array([ord(ch) for ch in game.cells + PLAYER + OUTSIDE], np.uint32)
+
+
+def move_body(state: ProcgenState, solid: jax.Array, action: jax.Array, dx_table: tuple[int, ...],
+              jump_table: tuple[bool, ...], double_jump: bool = False) -> ProcgenState:
+    """`body_step` for you under an action (dx and jump looked up per action; no action = NOOP)."""
+    a = jnp.clip(action, 0, len(dx_table) - 1)
+    a = jnp.where(action < 0, 0, a)
+    dx = jnp.array(dx_table, jnp.int32)[a]
+    jump = jnp.array(jump_table, jnp.bool_)[a]
+    pos, phase, air_jump, airborne = body_step(solid, state.pos, state.phase, state.air_jump, dx, jump, double_jump)
+    return state.replace(pos=pos, phase=phase, air_jump=air_jump, airborne=airborne)
+
+
+def paint_entities(codes: jax.Array, ents: jax.Array, alive: jax.Array, code: int) -> jax.Array:
+    """codes with `code` drawn at every live entity (dead ones leave their cell as it was)."""
+    r, c = ents[:, 0], ents[:, 1]
+    h, w = codes.shape
+    rr, cc = jnp.clip(r, 0, h - 1), jnp.clip(c, 0, w - 1)
+    return codes.at[rr, cc].set(jnp.where(alive, code, codes[rr, cc]))

@@ -1,0 +1,109 @@
+"""Procgen engine: jump arc, gravity, ceilings, double jump, patrols, the view, and level sets
+(determinism, num_levels, train/test disjointness)."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import glyphjax
+from glyphjax.suites.procgen.engine import (TEST_LEVEL_START, agent_view, body_step, draw_level,
+                                            level_params, patrol)
+from glyphjax.suites.procgen.planner import single_level
+
+
+def _floor(h=10, w=12, extra=()):
+    solid = np.zeros((h, w), bool)
+    solid[h - 1] = True
+    for r, c in extra:
+        solid[r, c] = True
+    return jnp.asarray(solid)
+
+
+def _run_body(solid, pos, moves, double_jump=False):
+    """Rows and columns after each (dx, jump) move."""
+    p, phase, air = jnp.array(pos, jnp.int32), jnp.int32(0), jnp.bool_(True)
+    out = []
+    for dx, jump in moves:
+        p, phase, air, _ = body_step(solid, p, phase, air, jnp.int32(dx), jnp.bool_(jump), double_jump)
+        out.append(tuple(int(x) for x in p))
+    return out
+
+
+def test_jump__follows_the_seven_turn_arc():
+    # standing on the floor at row 8: up 3 over 3 turns, 1 level, down 3, then stays grounded
+    path = _run_body(_floor(), (8, 2), [(1, True)] + [(1, False)] * 7)
+    assert path == [(7, 3), (6, 4), (5, 5), (5, 6), (6, 7), (7, 8), (8, 9), (8, 10)]
+
+
+def test_jump__only_from_the_ground_and_gravity_is_one_row_per_turn():
+    path = _run_body(_floor(), (3, 2), [(0, True), (0, True), (0, False)])
+    assert path == [(4, 2), (5, 2), (6, 2)]
+
+
+def test_jump__a_ceiling_ends_the_rise():
+    # a block two rows above you: rise one row, bump, then fall back
+    path = _run_body(_floor(extra=[(6, 2)]), (8, 2), [(0, True)] + [(0, False)] * 3)
+    assert path == [(7, 2), (7, 2), (8, 2), (8, 2)]  # the bump turn keeps the row
+
+
+def test_jump__a_wall_blocks_the_sideways_move_only():
+    path = _run_body(_floor(extra=[(8, 3), (7, 3)]), (8, 2), [(1, True), (1, False), (1, False), (1, False)])
+    assert path == [(7, 2), (6, 2), (5, 3), (5, 4)]
+
+
+def test_double_jump__restarts_the_arc_once_in_the_air():
+    moves = [(0, True), (0, False), (0, True), (0, True), (0, False)]
+    assert _run_body(_floor(h=12), (10, 2), moves, double_jump=True) == [(9, 2), (8, 2), (7, 2), (6, 2), (5, 2)]
+    assert _run_body(_floor(h=12), (10, 2), moves, double_jump=False) == [(9, 2), (8, 2), (7, 2), (7, 2), (8, 2)]
+
+
+def test_patrol__walkers_turn_at_ledges_and_walls():
+    solid = _floor(w=6, extra=[(8, 5)])  # a wall block at the right end, a ledge past column 0
+    ents = jnp.array([[8, 3, 1], [8, 1, -1]], jnp.int32)
+    alive = jnp.array([True, True])
+    one = patrol(solid, ents, alive)
+    np.testing.assert_array_equal(one, [[8, 4, 1], [8, 0, -1]])
+    two = patrol(solid, one, alive)
+    np.testing.assert_array_equal(two, [[8, 4, -1], [8, 0, 1]])  # wall ahead / nothing ahead (col -1)
+
+
+def test_agent_view__centres_you_and_pads_with_outside():
+    codes = jnp.arange(12, dtype=jnp.int32).reshape(3, 4)
+    view = agent_view(codes, jnp.array([0, 0]), 3, 3, 99)
+    np.testing.assert_array_equal(view, [[99, 99, 99], [99, 0, 1], [99, 4, 5]])
+
+
+# --- level sets ---------------------------------------------------------------------------------
+def test_level_params__train_and_test_ranges_never_intersect():
+    keys = jax.vmap(glyphjax.reset_key)(jnp.arange(4000, dtype=jnp.uint32))
+    train = np.asarray(jax.vmap(lambda k: draw_level(k, level_params(0)))(keys))
+    test = np.asarray(jax.vmap(lambda k: draw_level(k, level_params(0, split="test")))(keys))
+    assert train.max() < TEST_LEVEL_START <= test.min()
+    assert test.max() < 2 ** 31
+
+
+def test_num_levels__n_gives_exactly_n_level_seeds():
+    keys = jax.vmap(glyphjax.reset_key)(jnp.arange(3000, dtype=jnp.uint32))
+    seeds = np.asarray(jax.vmap(lambda k: draw_level(k, level_params(7, start_level=100)))(keys))
+    assert set(seeds.tolist()) == set(range(100, 107))
+
+
+@pytest.mark.parametrize("bad", [dict(num_levels=5, start_level=TEST_LEVEL_START - 2),
+                                 dict(num_levels=-1), dict(split="valid"), dict(distribution_mode="medium")])
+def test_level_params__bad_sets_name_the_problem(bad):
+    with pytest.raises(ValueError, match="num_levels|split|distribution_mode"):
+        level_params(**bad)
+
+
+def test_levels__same_seed_same_level_whatever_the_episode_key():
+    env = glyphjax.make("procgen/coinrun")
+    reset = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))
+    keys = jax.vmap(glyphjax.reset_key)(jnp.arange(6, dtype=jnp.uint32))
+    one = reset(keys, single_level(env.default_params(), 12345))
+    for leaf in jax.tree.leaves(one):
+        assert (np.asarray(leaf) == np.asarray(leaf)[:1]).all()
+    # num_levels = 5: exactly 5 distinct levels (worlds) over many episodes
+    many = reset(jax.vmap(glyphjax.reset_key)(jnp.arange(400, dtype=jnp.uint32)), level_params(5))
+    worlds = {np.asarray(w).tobytes() for w in many.world}
+    assert len(worlds) == 5 and set(np.asarray(many.level).tolist()) == set(range(5))
