@@ -20,6 +20,7 @@ SUITE_MODULES: tuple[str, ...] = (
     "glyphjax.suites.dummy",
     "glyphjax.suites.classics",
     "glyphjax.suites.minigrid",
+    "glyphjax.zerosum",
 )
 
 
@@ -47,9 +48,10 @@ _LOADED = False
 
 
 def register(task_id: str, factory: Callable[[], Env], track: str = STANDARD) -> None:
-    """Register a task. Ids are `suite/name`, lower-case, unique."""
-    if task_id.count("/") != 1 or task_id != task_id.lower() or " " in task_id:
-        raise ValueError(f"task id {task_id!r} must look like 'suite/name' (lower case)")
+    """Register a task. Ids are `suite/name` (or `suite/family/variant`), lower-case, unique."""
+    if task_id.count("/") not in (1, 2) or task_id != task_id.lower() or " " in task_id:
+        raise ValueError(f"task id {task_id!r} must look like 'suite/name' or 'suite/family/variant' "
+                         "(lower case)")
     if track not in (STANDARD, EXTENDED):
         raise ValueError(f"{task_id}: track must be {STANDARD!r} or {EXTENDED!r}")
     if task_id in _REGISTRY:

@@ -1,0 +1,146 @@
+"""The zero-sum corpus: families as declarations (descriptor -> params), registered as
+`zerosum/<family>/<variant>`.
+
+Each family is a base game (the all-default descriptor, variant `base`) plus rule variants
+(`rule-<name>`: one changed clause), size variants (`size-<n>`: the same rules on another board)
+and encoding variants (`enc-<encoding>`: the base game re-encoded, text only). A variant's id
+names its template, static size and params, so ids of one size share one compiled program.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+import numpy as np
+
+from glyphjax.zerosum.encoding import Encoding, d4
+from glyphjax.zerosum.gridgame import GridGame, glyph_table
+from glyphjax.zerosum.gridrules import GridRules, grid_params, rules_text
+from glyphjax.zerosum.reference_grid import GridReference
+
+NO_DIAGONALS = (True, True, False, False)
+ONLY_DIAGONALS = (False, False, True, True)
+
+
+def centre(n: int) -> tuple[int, ...]:
+    """The centre cell(s) of an n x n board (four cells when n is even)."""
+    mids = (n // 2,) if n % 2 else (n // 2 - 1, n // 2)
+    return tuple(r * n + c for r in mids for c in mids)
+
+
+def corners(n: int) -> tuple[int, ...]:
+    return (0, n - 1, n * (n - 1), n * n - 1)
+
+
+@dataclasses.dataclass(frozen=True)
+class GridFamily:
+    """A grid family: base rules per board size, its default size, and its variants."""
+
+    name: str
+    summary: str
+    base: Callable[[int], GridRules]
+    size: int
+    sizes: tuple[int, ...]
+    rules: dict[str, Callable[[int], dict]]  # rule variant -> clause overrides (per board size)
+    encodings: tuple[Encoding, ...]
+
+    def variants(self) -> dict[str, tuple[int, GridRules, Encoding]]:
+        """Every variant of the family: name -> (board size, rules, encoding)."""
+        out = {"base": (self.size, self.base(self.size), Encoding())}
+        for name, change in self.rules.items():
+            out[f"rule-{name}"] = (self.size, dataclasses.replace(self.base(self.size), **change(self.size)), Encoding())
+        for n in self.sizes:
+            out[f"size-{n}"] = (n, self.base(n), Encoding())
+        for enc in self.encodings:
+            out[f"enc-{enc.name}"] = (self.size, self.base(self.size), enc)
+        return out
+
+
+# A spread of encodings: every mark set, scheme and orientation appears, none is the identity.
+ENCODINGS = (Encoding(1, "rc", 1), Encoding(2, "index", 2), Encoding(3, "keypad", 4),
+             Encoding(4, "a1", 6), Encoding(0, "rc", 3))
+
+GRID_FAMILIES: tuple[GridFamily, ...] = (
+    GridFamily("tictactoe", "three in a row on 3x3 (the seed game)", lambda n: GridRules(k=3), 3, (4, 5),
+               {"nocentre": lambda n: {"first_forbidden": centre(n)},
+                "misere": lambda n: {"misere": True},
+                "torus": lambda n: {"torus": True},
+                "nodiag": lambda n: {"dirs": NO_DIAGONALS}},
+               ENCODINGS),
+    GridFamily("connect4", "four in a row on a 5x5 board", lambda n: GridRules(k=4), 5, (4, 6),
+               {"nodiag": lambda n: {"dirs": NO_DIAGONALS},
+                "blocked-corners": lambda n: {"blocked": corners(n)},
+                "nocentre": lambda n: {"first_forbidden": centre(n)}},
+               ENCODINGS[:3]),
+    GridFamily("dropfour", "gravity drops, four in a row", lambda n: GridRules(k=4, gravity=True), 5, (4, 6),
+               {"three": lambda n: {"k": 3}, "misere": lambda n: {"misere": True},
+                "nodiag": lambda n: {"dirs": NO_DIAGONALS}},
+               ENCODINGS[:3]),
+    GridFamily("avoidthree", "misère: completing three in a row loses", lambda n: GridRules(k=3, misere=True),
+               4, (3, 5),
+               {"nodiag": lambda n: {"dirs": NO_DIAGONALS}, "torus": lambda n: {"torus": True}},
+               ENCODINGS[:3]),
+    GridFamily("notakto", "one shared mark; whoever completes a line loses",
+               lambda n: GridRules(k=3, shared=True, misere=True), 3, (4, 5),
+               {"four": lambda n: {"k": min(4, n)}, "nodiag": lambda n: {"dirs": NO_DIAGONALS}},
+               ENCODINGS[:3]),
+    GridFamily("nosqre", "four in a row wins; holding the corners of a 2x2 square loses",
+               lambda n: GridRules(k=4, square=2), 5, (4, 6),
+               {"square3": lambda n: {"square": 3}, "three": lambda n: {"k": 3}},
+               ENCODINGS[:3]),
+    GridFamily("diagtoe", "only diagonal lines count", lambda n: GridRules(k=3, dirs=ONLY_DIAGONALS), 4, (3, 5),
+               {"torus": lambda n: {"torus": True}, "nocentre": lambda n: {"first_forbidden": centre(n)}},
+               ENCODINGS[:3]),
+)
+
+
+def _grid_factory(task_id: str, n: int, rules: GridRules, encoding: Encoding) -> Callable[[], GridGame]:
+    def build() -> GridGame:
+        labels = encoding.labels(n, rules.shared)
+        return GridGame(task_id, n, grid_params(rules, n, encoding), rules_text(rules, n, labels), encoding)
+    return build
+
+
+def declarations() -> dict[str, tuple[int, GridRules, Encoding]]:
+    """Every declared grid variant: task id -> (board size, rules, encoding)."""
+    return {f"zerosum/{fam.name}/{variant}": decl for fam in GRID_FAMILIES
+            for variant, decl in fam.variants().items()}
+
+
+def corpus() -> dict[str, Callable[[], GridGame]]:
+    """Every declared variant: task id -> factory of its env."""
+    return {task_id: _grid_factory(task_id, *decl) for task_id, decl in declarations().items()}
+
+
+def grid_reference(n: int, rules: GridRules) -> GridReference:
+    """The independent plain-Python implementation of a grid variant (the agreement oracle)."""
+    return GridReference(n, **dataclasses.asdict(rules))
+
+
+def relabel_through_text(encoding: Encoding, n: int) -> Callable[[int], str]:
+    """Canonical cell -> the name the rules text's cell layout gives its drawn position (the
+    encoding test's driver names moves this way, independently of the card's action list)."""
+    layout = [row.split() for row in encoding.layout(n).splitlines()]
+
+    def name(cell: int) -> str:
+        r, c = d4(encoding.orientation, *divmod(int(cell), n), n)
+        return layout[r][c]
+    return name
+
+
+def decode_grids(encoding: Encoding, n: int, shared: bool) -> Callable:
+    """Drawn grids uint32[..., n, n] -> canonical views int32[..., n*n] (0 empty, 1 own, 2 other,
+    3 blocked), undoing the encoding's glyphs and orientation."""
+    table = glyph_table(encoding, shared)
+    display = encoding.display(n)
+
+    def decode(grids: np.ndarray) -> np.ndarray:
+        flat = np.asarray(grids).reshape(*grids.shape[:-2], n * n)
+        codes = np.argmax(flat[..., None] == table, axis=-1).astype(np.int32)
+        if shared:  # own and other share one glyph: the view cannot tell them apart
+            codes = np.where(codes == 2, 1, codes)
+        out = np.empty_like(codes)
+        out[..., display] = codes
+        return out
+    return decode
