@@ -59,30 +59,28 @@ class Trajectories(NamedTuple):
 _COMPILED: dict = {}
 
 
-MIXED, LEGAL, BOTS = "mixed", "legal", "bots"  # driver kinds
+MIXED, LEGAL, BOTS = 0, 1, 2  # driver kinds (a traced argument: one compile serves all three)
 
 
-def _compiled(env, driver: str):
-    """Jitted (seeds, actions, salt, params) -> trajectories for one program and driver kind:
+def _compiled(env):
+    """Jitted (seeds, actions, salt, driver, params) -> trajectories for one program. Drivers:
     MIXED (random legal, ILLEGAL_SHARE of moves over all actions), LEGAL, or BOTS (both seats
     play the template's reference bot)."""
-    key = (env.program, driver)
-    if key in _COMPILED:
-        return _COMPILED[key]
+    if env.program in _COMPILED:
+        return _COMPILED[env.program]
     n_act = env.card.num_actions
 
-    def drive(k, s, params):
-        if driver == BOTS:
-            return env.bot_policy(k, s, params)
+    def drive(k, s, driver, params):
         u = jax.random.uniform(k, (2,))
         legal = env.legal(s, params)
         anything = jnp.floor(u[1] * n_act).astype(jnp.int32)
         pick = jnp.where(jnp.any(legal), uniform_true(legal, u[1]), NO_ACTION)
-        return jnp.where((u[0] < ILLEGAL_SHARE) & (driver == MIXED), anything, pick)
+        pick = jnp.where((u[0] < ILLEGAL_SHARE) & (driver == MIXED), anything, pick)
+        return jnp.where(driver == BOTS, env.bot_policy(k, s, params), pick)
 
-    def episode(seed, actions, salt, params):
+    def episode(seed, actions, salt, driver, params):
         def ply(s, t):
-            a = jnp.where(actions[t] == DRIVE, drive(policy_key(seed, t), s, params), actions[t])
+            a = jnp.where(actions[t] == DRIVE, drive(policy_key(seed, t), s, driver, params), actions[t])
             legal = env.legal(s, params)
             views = jnp.stack([env.canonical_view(s, seat, params) for seat in (0, 1)])
             grids = jnp.stack([env.render(s, params, seat).grid for seat in (0, 1)])
@@ -94,17 +92,18 @@ def _compiled(env, driver: str):
         s, out = jax.lax.scan(ply, s0, jnp.arange(env.card.max_steps, dtype=jnp.int32))
         return (*out, env.fill(s, params))
 
-    _COMPILED[key] = jax.jit(jax.vmap(episode, in_axes=(0, 0, None, None)))
-    return _COMPILED[key]
+    _COMPILED[env.program] = jax.jit(jax.vmap(episode, in_axes=(0, 0, None, None, None)))
+    return _COMPILED[env.program]
 
 
-def run(env, seeds, actions=None, salt: int = 0, params: Any = None, driver: str = MIXED) -> Trajectories:
+def run(env, seeds, actions=None, salt: int = 0, params: Any = None, driver: int = MIXED) -> Trajectories:
     """Episodes of `env` on `seeds`; `actions` [B, T] fixes moves (DRIVE = the driver's choice)."""
     seeds = jnp.asarray(seeds, jnp.uint32)
     if actions is None:
         actions = np.full((seeds.shape[0], env.card.max_steps), DRIVE, np.int32)
     params = env.default_params() if params is None else params
-    out = jax.device_get(_compiled(env, driver)(seeds, jnp.asarray(actions, jnp.int32), jnp.uint32(salt), params))
+    out = jax.device_get(_compiled(env)(seeds, jnp.asarray(actions, jnp.int32), jnp.uint32(salt),
+                                         jnp.int32(driver), params))
     return Trajectories(*out)
 
 
@@ -256,3 +255,98 @@ def duplicate(env, fp: Fingerprint, admitted: dict[str, tuple[Any, Fingerprint]]
         if np.array_equal(mine, outcomes_of(run(other, seeds, driver=LEGAL))):
             return Verdict("duplicate", False, f"same outcomes as {other_id} on {DUPLICATE_SEEDS} seeds")
     return Verdict("duplicate", True)
+
+
+@dataclasses.dataclass(frozen=True)
+class Twin:
+    """A re-encoding to check against the identity encoding (the encoding-invariance test)."""
+
+    base: Any  # the identity-encoded env
+    encoded: Any  # the re-encoded env
+    relabel: Any  # canonical action -> the label the encoded text gives it
+    decode_base: Any  # drawn grids of `base` -> canonical views
+    decode_encoded: Any  # drawn grids of `encoded` -> canonical views
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """A variant put up for admission: how to build it, its independent reference, its twins."""
+
+    id: str
+    build: Any  # () -> Env (a fresh build of the declaration)
+    reference: Any  # the independent implementation (initial / legal / step / view)
+    twins: tuple[Twin, ...] = ()
+    grid: bool = True  # grid games also face the minimum-length rule
+    encodes: str | None = None  # an encoding variant: the id of the game it re-encodes
+
+
+ORDER = ("determinism", "outcome", "hiding", "encoding", "degeneracy", "playability", "agreement", "duplicate")
+
+
+def assess(c: Candidate, seeds, admitted: dict[str, tuple[Any, Fingerprint]]) -> list[Verdict]:
+    """The battery in admission order (gamesmith.md §4, ours): stop at the first failed test.
+    `admitted` (id -> (env, fingerprint)) is what the duplicate test compares with; an admitted
+    candidate is added to it."""
+    env = c.build()
+    seeds = np.asarray(seeds)
+    verdicts: list[Verdict] = []
+    fp = None
+    for test in ORDER:
+        if test == "determinism":
+            v = determinism(c.build, seeds)
+        elif test == "outcome":
+            v = outcome(env, c.reference, seeds)
+        elif test == "hiding":
+            v = hiding(env, seeds)
+        elif test == "encoding":
+            v = next((w for w in (encoding_invariance(t.base, t.encoded, t.relabel, t.decode_base,
+                                                       t.decode_encoded, seeds) for t in c.twins)
+                      if not w.passed), Verdict("encoding", True))
+        elif test == "degeneracy":
+            fp = fingerprint(env)
+            v = degeneracy(fp, c.grid)
+        elif test == "playability":
+            v = playability(env, seeds)
+        elif test == "agreement":
+            v = agreement(env, c.reference, seeds)
+        elif c.encodes is not None:  # a re-encoding is the same game by construction
+            v = Verdict("duplicate", True, f"encoding variant of {c.encodes}")
+        else:
+            v = duplicate(env, fp, admitted)
+        verdicts.append(v)
+        if not v.passed:
+            return verdicts
+    if c.encodes is None:
+        admitted[c.id] = (env, fp)
+    return verdicts
+
+
+def hiding(env, seeds) -> Verdict:
+    """Resampling the other seat's hidden state (`env.perturb_private`) leaves every grid and HUD
+    this seat is shown identical; a game without hidden state passes trivially."""
+    if env.perturb_private is None:
+        return Verdict("hiding", True, "no hidden state")
+    params = env.default_params()
+    t = run(env, seeds)
+    leaks = _leaks(env, params, jnp.asarray(seeds, jnp.uint32), jnp.asarray(t.actions))
+    bad = np.argwhere(np.asarray(leaks))
+    if bad.size:
+        return Verdict("hiding", False, f"seat {bad[0][2]}'s view changed with the other seat's hidden "
+                                        f"state at seed index {bad[0][0]}, ply {bad[0][1]}")
+    return Verdict("hiding", True)
+
+
+def _leaks(env, params, seeds, actions):
+    """bool[B, T, 2]: seat o's frame changes when the other seat's private state is resampled."""
+    def episode(seed, acts):
+        def ply(s, t):
+            out = []
+            for seat in (0, 1):
+                other = env.perturb_private(jax.random.fold_in(policy_key(seed, t), seat), s, jnp.int32(1 - seat))
+                fa, fb = env.render(s, params, seat), env.render(other, params, seat)
+                out.append(jnp.any(fa.grid != fb.grid) | jnp.any(fa.hud != fb.hud) | (fa.event != fb.event))
+            s2, _ = env.step(step_key(seed, t), s, acts[t], params)
+            return s2, jnp.stack(out) & ~s.done
+        s0 = env.reset(reset_key(seed), params)
+        return jax.lax.scan(ply, s0, jnp.arange(env.card.max_steps, dtype=jnp.int32))[1]
+    return jax.jit(jax.vmap(episode))(seeds, actions)

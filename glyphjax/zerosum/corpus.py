@@ -63,14 +63,14 @@ ENCODINGS = (Encoding(1, "rc", 1), Encoding(2, "index", 2), Encoding(3, "keypad"
 
 GRID_FAMILIES: tuple[GridFamily, ...] = (
     GridFamily("tictactoe", "three in a row on 3x3 (the seed game)", lambda n: GridRules(k=3), 3, (4, 5),
-               {"nocentre": lambda n: {"first_forbidden": centre(n)},
-                "misere": lambda n: {"misere": True},
+               {"misere": lambda n: {"misere": True},
                 "torus": lambda n: {"torus": True},
-                "nodiag": lambda n: {"dirs": NO_DIAGONALS}},
+                "gravity": lambda n: {"gravity": True},
+                "square2": lambda n: {"square": 2}},
                ENCODINGS),
-    GridFamily("connect4", "four in a row on a 5x5 board", lambda n: GridRules(k=4), 5, (4, 6),
+    GridFamily("connect4", "four in a row on a 5x5 board", lambda n: GridRules(k=4), 5, (6, 7),
                {"nodiag": lambda n: {"dirs": NO_DIAGONALS},
-                "blocked-corners": lambda n: {"blocked": corners(n)},
+                "torus": lambda n: {"torus": True},
                 "nocentre": lambda n: {"first_forbidden": centre(n)}},
                ENCODINGS[:3]),
     GridFamily("dropfour", "gravity drops, four in a row", lambda n: GridRules(k=4, gravity=True), 5, (4, 6),
@@ -78,18 +78,18 @@ GRID_FAMILIES: tuple[GridFamily, ...] = (
                 "nodiag": lambda n: {"dirs": NO_DIAGONALS}},
                ENCODINGS[:3]),
     GridFamily("avoidthree", "misère: completing three in a row loses", lambda n: GridRules(k=3, misere=True),
-               4, (3, 5),
+               4, (5, 6),
                {"nodiag": lambda n: {"dirs": NO_DIAGONALS}, "torus": lambda n: {"torus": True}},
                ENCODINGS[:3]),
     GridFamily("notakto", "one shared mark; whoever completes a line loses",
                lambda n: GridRules(k=3, shared=True, misere=True), 3, (4, 5),
-               {"four": lambda n: {"k": min(4, n)}, "nodiag": lambda n: {"dirs": NO_DIAGONALS}},
+               {"torus": lambda n: {"torus": True}, "nodiag": lambda n: {"dirs": NO_DIAGONALS}},
                ENCODINGS[:3]),
     GridFamily("nosqre", "four in a row wins; holding the corners of a 2x2 square loses",
                lambda n: GridRules(k=4, square=2), 5, (4, 6),
-               {"square3": lambda n: {"square": 3}, "three": lambda n: {"k": 3}},
+               {"square3": lambda n: {"square": 3}, "torus": lambda n: {"torus": True}},
                ENCODINGS[:3]),
-    GridFamily("diagtoe", "only diagonal lines count", lambda n: GridRules(k=3, dirs=ONLY_DIAGONALS), 4, (3, 5),
+    GridFamily("diagtoe", "only diagonal lines count", lambda n: GridRules(k=3, dirs=ONLY_DIAGONALS), 4, (5, 6),
                {"torus": lambda n: {"torus": True}, "nocentre": lambda n: {"first_forbidden": centre(n)}},
                ENCODINGS[:3]),
 )
@@ -144,3 +144,24 @@ def decode_grids(encoding: Encoding, n: int, shared: bool) -> Callable:
         out[..., display] = codes
         return out
     return decode
+
+
+def grid_candidate(task_id: str, n: int, rules: GridRules, encoding: Encoding,
+                   build: Callable[[], GridGame] | None = None):
+    """The battery's candidate for a declared grid variant: a fresh build, its reference and, for
+    a re-encoded variant, the twin that compares it with the identity encoding."""
+    from glyphjax.zerosum.battery import Candidate, Twin
+    build = build or _grid_factory(task_id, n, rules, encoding)
+    twins = ()
+    if encoding != Encoding():
+        base = _grid_factory(task_id + ":identity", n, rules, Encoding())()
+        twins = (Twin(base, build(), relabel_through_text(encoding, n), decode_grids(Encoding(), n, rules.shared),
+                      decode_grids(encoding, n, rules.shared)),)
+    encodes = task_id.rsplit("/", 1)[0] + "/base" if encoding != Encoding() else None
+    return Candidate(task_id, build, grid_reference(n, rules), twins, grid=True, encodes=encodes)
+
+
+def candidates() -> list:
+    """The battery candidate of every declared variant, in corpus order (bases first)."""
+    decl = declarations()
+    return [grid_candidate(t, *d) for t, d in decl.items()]

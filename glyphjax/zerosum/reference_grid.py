@@ -35,6 +35,7 @@ class GridReference:
         self.n, self.k, self.dirs = n, k, list(dirs)
         self.torus, self.gravity, self.misere, self.shared = torus, gravity, misere, shared
         self.square, self.blocked, self.first = square, set(blocked), set(first_forbidden)
+        self.lines = self._all_lines()
 
     def initial(self) -> RefState:
         return RefState(board=[0] * (self.n * self.n))
@@ -53,8 +54,9 @@ class GridReference:
         below = (r + 1) * self.n + c
         return r == self.n - 1 or s.board[below] != 0 or below in self.blocked
 
-    def _line(self, owned: set[int]) -> bool:
-        n = self.n
+    def _all_lines(self) -> list[tuple[int, ...]]:
+        """Every k-cell line along an enabled direction (wrapping on a torus)."""
+        n, lines = self.n, []
         for d, (dr, dc) in enumerate(STEPS):
             if not self.dirs[d]:
                 continue
@@ -68,9 +70,12 @@ class GridReference:
                         elif not (0 <= rr < n and 0 <= cc < n):
                             break
                         cells.append(rr * n + cc)
-                    if len(cells) == self.k and all(x in owned for x in cells):
-                        return True
-        return False
+                    if len(cells) == self.k:
+                        lines.append(tuple(cells))
+        return lines
+
+    def _line(self, owned: set[int]) -> bool:
+        return any(all(x in owned for x in line) for line in self.lines)
 
     def _square(self, owned: set[int]) -> bool:
         if not self.square:
