@@ -54,6 +54,7 @@ class Trajectories(NamedTuple):
     rewards: np.ndarray  # float32[2]: the ply's rewards
     done: np.ndarray  # bool: the game is over after the ply
     fill: np.ndarray  # float32 [seed]: occupied share of valid cells at the end
+    chance: np.ndarray  # [seed, ...]: the chance outcomes of the reset (the deal), for references
 
 
 _COMPILED: dict = {}
@@ -90,7 +91,7 @@ def _compiled(env):
 
         s0 = env.reset(reset_key(seed), params)
         s, out = jax.lax.scan(ply, s0, jnp.arange(env.card.max_steps, dtype=jnp.int32))
-        return (*out, env.fill(s, params))
+        return (*out, env.fill(s, params), env.chance(s0))
 
     _COMPILED[env.program] = jax.jit(jax.vmap(episode, in_axes=(0, 0, None, None, None)))
     return _COMPILED[env.program]
@@ -126,14 +127,15 @@ def determinism(declare, seeds) -> Verdict:
     return Verdict("determinism", not why, why)
 
 
-def reference_run(ref, actions: np.ndarray) -> dict[str, np.ndarray]:
-    """The reference implementation replaying recorded moves: legal sets, views, rewards, ends."""
+def reference_run(ref, actions: np.ndarray, chance: np.ndarray) -> dict[str, np.ndarray]:
+    """The reference implementation replaying recorded moves from the same chance outcomes:
+    legal sets, views, rewards, ends."""
     b, t = actions.shape
     legal, views = [], []
     rewards = np.zeros((b, t, 2), np.float32)
     done = np.zeros((b, t), bool)
     for i in range(b):
-        s = ref.initial()
+        s = ref.initial(chance[i].tolist())
         lg, vw = [], []
         for j in range(t):
             lg.append(ref.legal(s))
@@ -150,7 +152,7 @@ def reference_run(ref, actions: np.ndarray) -> dict[str, np.ndarray]:
 def outcome(env, ref, seeds) -> Verdict:
     """Rewards and ends equal the reference's, and every step pays a zero-sum reward in {-1,0,1}."""
     a = run(env, seeds)
-    want = reference_run(ref, a.actions)
+    want = reference_run(ref, a.actions, a.chance)
     if np.any(np.abs(a.rewards.sum(-1)) > 0) or not np.isin(a.rewards, (-1.0, 0.0, 1.0)).all():
         return Verdict("outcome", False, "a step paid rewards that are not zero-sum in {-1, 0, 1}")
     for name in ("rewards", "done"):
@@ -164,7 +166,7 @@ def outcome(env, ref, seeds) -> Verdict:
 def agreement(env, ref, seeds) -> Verdict:
     """Identical legal sets, canonical views of both seats and outcomes as the reference."""
     a = run(env, seeds)
-    want = reference_run(ref, a.actions)
+    want = reference_run(ref, a.actions, a.chance)
     for name in ("legal", "views", "rewards", "done"):
         x = a._asdict()[name]
         bad = np.argwhere(np.any((x != want[name]).reshape(x.shape[0], x.shape[1], -1), axis=2))
@@ -336,17 +338,23 @@ def hiding(env, seeds) -> Verdict:
     return Verdict("hiding", True)
 
 
+_LEAKS: dict = {}
+
+
 def _leaks(env, params, seeds, actions):
-    """bool[B, T, 2]: seat o's frame changes when the other seat's private state is resampled."""
-    def episode(seed, acts):
-        def ply(s, t):
-            out = []
-            for seat in (0, 1):
-                other = env.perturb_private(jax.random.fold_in(policy_key(seed, t), seat), s, jnp.int32(1 - seat))
-                fa, fb = env.render(s, params, seat), env.render(other, params, seat)
-                out.append(jnp.any(fa.grid != fb.grid) | jnp.any(fa.hud != fb.hud) | (fa.event != fb.event))
-            s2, _ = env.step(step_key(seed, t), s, acts[t], params)
-            return s2, jnp.stack(out) & ~s.done
-        s0 = env.reset(reset_key(seed), params)
-        return jax.lax.scan(ply, s0, jnp.arange(env.card.max_steps, dtype=jnp.int32))[1]
-    return jax.jit(jax.vmap(episode))(seeds, actions)
+    """bool[B, T, 2]: seat o's frame changes when the other seat's private state is resampled
+    (one compile per program; params are an argument)."""
+    if env.program not in _LEAKS:
+        def episode(seed, acts, params):
+            def ply(s, t):
+                out = []
+                for seat in (0, 1):
+                    other = env.perturb_private(jax.random.fold_in(policy_key(seed, t), seat), s, jnp.int32(1 - seat))
+                    fa, fb = env.render(s, params, seat), env.render(other, params, seat)
+                    out.append(jnp.any(fa.grid != fb.grid) | jnp.any(fa.hud != fb.hud) | (fa.event != fb.event))
+                s2, _ = env.step(step_key(seed, t), s, acts[t], params)
+                return s2, jnp.stack(out) & ~s.done
+            s0 = env.reset(reset_key(seed), params)
+            return jax.lax.scan(ply, s0, jnp.arange(env.card.max_steps, dtype=jnp.int32))[1]
+        _LEAKS[env.program] = jax.jit(jax.vmap(episode, in_axes=(0, 0, None)))
+    return _LEAKS[env.program](seeds, actions, params)

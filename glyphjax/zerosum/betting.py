@@ -28,6 +28,7 @@ from flax import struct
 from glyphjax.core.types import FORFEIT, Env, EnvState, TaskCard, init_state_fields
 
 CHECK, BET, CALL, FOLD, RAISE = range(5)
+RANK_SLOTS = 8  # ranks a deck may use (fixes the event table and the glyph table's length)
 ACTIONS = ("CHECK", "BET", "CALL", "FOLD", "RAISE")
 FACE_DOWN = "▒"
 
@@ -42,7 +43,7 @@ class BetParams:
     bet: jax.Array  # int32: size of a bet and of a raise
     max_raises: jax.Array  # int32: raises allowed per round (0 = Kuhn's tree)
     lowball: jax.Array  # bool: the lower rank wins the showdown
-    glyphs: jax.Array  # uint32[n_ranks + 2]: rank glyphs, then face-down, then no card
+    glyphs: jax.Array  # uint32[RANK_SLOTS + 1]: rank glyphs (padded), then the face-down glyph
 
 
 @struct.dataclass
@@ -79,14 +80,17 @@ class BettingGame(Env):
         self.deck, self.max_rounds = deck, max_rounds
         self._params = jax.tree.map(jnp.asarray, params)
         self.rank_names = rank_names
-        n_ranks = len(rank_names)
+        n_ranks = RANK_SLOTS
+        if len(rank_names) > RANK_SLOTS:
+            raise ValueError(f"{task_id}: {len(rank_names)} ranks; the template allows at most {RANK_SLOTS}")
         ranks_used = sorted(set(np.asarray(params.rank).tolist()))
         glyphs = {glyph_chars[r]: f"a card of rank {rank_names[r]}" for r in ranks_used}
         glyphs[FACE_DOWN] = "the opponent's face-down card"
         events = ["", "A new round: your card is dealt."]
         for mine in ("win", "lose", "split"):
             for r in range(n_ranks):
-                events.append(f"Showdown: the opponent held {rank_names[r]}; you {mine} the pot.")
+                held = rank_names[r] if r < len(rank_names) else "an unused rank"
+                events.append(f"Showdown: the opponent held {held}; you {mine} the pot.")
         events += ["The opponent folded; you win the pot.", "You folded; the opponent wins the pot.",
                    "The game is over: you have more chips. You win.",
                    "The game is over: the opponent has more chips. You lose.",
@@ -116,7 +120,7 @@ class BettingGame(Env):
         return self._params
 
     def static_config(self):
-        return ("zerosum-bet", self.deck, self.max_rounds, self.n_ranks)
+        return ("zerosum-bet", self.deck, self.max_rounds)
 
     def _reset(self, key, params):
         keys = jax.random.split(key, self.max_rounds)
@@ -201,7 +205,7 @@ class BettingGame(Env):
     def _render(self, state: BetState, params, seat):
         n = self.n_ranks
         own = params.rank[state.deal[state.round, seat]]
-        opp = jnp.where(state.done & (state.shown[1 - seat] >= 0), state.shown[1 - seat], n)
+        opp = jnp.where(state.done & (state.shown[1 - seat] >= 0), state.shown[1 - seat], n)  # n: face down
         grid = params.glyphs[jnp.stack([own, opp])][None, :]
         hud = (state.round + 1, params.rounds, state.chips[seat], state.chips[1 - seat], jnp.sum(state.put),
                state.put[seat], state.last[1 - seat] + 1)

@@ -14,9 +14,12 @@ from typing import Callable
 
 import numpy as np
 
+from glyphjax.zerosum.betrules import BetEncoding, BetRules, build_betting
+from glyphjax.zerosum.betting import FACE_DOWN
 from glyphjax.zerosum.encoding import Encoding, d4
 from glyphjax.zerosum.gridgame import GridGame, glyph_table
 from glyphjax.zerosum.gridrules import GridRules, grid_params, rules_text
+from glyphjax.zerosum.reference_betting import BettingReference
 from glyphjax.zerosum.reference_grid import GridReference
 
 NO_DIAGONALS = (True, True, False, False)
@@ -95,6 +98,46 @@ GRID_FAMILIES: tuple[GridFamily, ...] = (
 )
 
 
+@dataclasses.dataclass(frozen=True)
+class BetFamily:
+    """A betting family: base rules, rule variants, deck-size variants and encodings."""
+
+    name: str
+    summary: str
+    base: BetRules
+    rules: dict[str, dict]  # rule variant -> clause overrides
+    decks: dict[str, tuple[int, ...]]  # size variant -> the deck's rank indices
+    encodings: tuple[BetEncoding, ...]
+
+    def variants(self) -> dict[str, tuple[BetRules, BetEncoding]]:
+        out = {"base": (self.base, BetEncoding())}
+        out.update({f"rule-{k}": (dataclasses.replace(self.base, **v), BetEncoding()) for k, v in self.rules.items()})
+        out.update({f"size-{k}": (dataclasses.replace(self.base, ranks=v), BetEncoding()) for k, v in self.decks.items()})
+        out.update({f"enc-{e.name}": (self.base, e) for e in self.encodings})
+        return out
+
+
+BET_ENCODINGS = (BetEncoding(1, 1), BetEncoding(2, 2), BetEncoding(3, 0), BetEncoding(0, 1), BetEncoding(1, 2))
+BET_FAMILIES: tuple[BetFamily, ...] = (
+    BetFamily("kuhn", "Kuhn Poker over 5 rounds (the seed game)", BetRules(),
+              {"single": {"rounds": 1}, "raise": {"max_raises": 1}, "lowball": {"lowball": True},
+               "bet2": {"bet": 2}, "three": {"rounds": 3}},
+              {"deck4": (0, 1, 2, 3), "deck5": (0, 1, 2, 3, 4)}, BET_ENCODINGS),
+    BetFamily("pairdeck", "two cards of each rank: equal ranks split the pot", BetRules(ranks=(0, 0, 1, 1, 2, 2), rounds=3),
+              {"raise": {"max_raises": 1}, "lowball": {"lowball": True}, "single": {"rounds": 1}},
+              {"deck4x2": (0, 0, 1, 1, 2, 2, 3, 3)}, BET_ENCODINGS[:3]),
+    BetFamily("raisepoker", "raises up to twice per round, bets of 2", BetRules(ranks=(0, 1, 2, 3), rounds=3, bet=2, max_raises=2),
+              {"one-raise": {"max_raises": 1}, "ante2": {"ante": 2}, "rounds5": {"rounds": 5}},
+              {"deck5": (0, 1, 2, 3, 4), "deck6": (0, 1, 2, 3, 4, 5)}, BET_ENCODINGS[:3]),
+    BetFamily("lowkuhn", "lowball: the lower card wins, 3 rounds", BetRules(ranks=(0, 1, 2, 3), rounds=3, lowball=True),
+              {"raise": {"max_raises": 1}, "bet2": {"bet": 2}},
+              {"deck5": (0, 1, 2, 3, 4)}, BET_ENCODINGS[:3]),
+    BetFamily("bigante", "ante 2 and bets of 1: folding is costly", BetRules(ranks=(0, 1, 2, 3, 4), rounds=3, ante=2),
+              {"raise": {"max_raises": 1}, "single": {"rounds": 1}},
+              {"deck3": (0, 1, 2), "deck6": (0, 1, 2, 3, 4, 5)}, BET_ENCODINGS[:3]),
+)
+
+
 def _grid_factory(task_id: str, n: int, rules: GridRules, encoding: Encoding) -> Callable[[], GridGame]:
     def build() -> GridGame:
         labels = encoding.labels(n, rules.shared)
@@ -108,9 +151,17 @@ def declarations() -> dict[str, tuple[int, GridRules, Encoding]]:
             for variant, decl in fam.variants().items()}
 
 
-def corpus() -> dict[str, Callable[[], GridGame]]:
+def bet_declarations() -> dict[str, tuple[BetRules, BetEncoding]]:
+    """Every declared betting variant: task id -> (rules, encoding)."""
+    return {f"zerosum/{fam.name}/{variant}": decl for fam in BET_FAMILIES
+            for variant, decl in fam.variants().items()}
+
+
+def corpus() -> dict[str, Callable]:
     """Every declared variant: task id -> factory of its env."""
-    return {task_id: _grid_factory(task_id, *decl) for task_id, decl in declarations().items()}
+    out: dict[str, Callable] = {t: _grid_factory(t, *d) for t, d in declarations().items()}
+    out.update({t: (lambda t=t, d=d: build_betting(t, *d)) for t, d in bet_declarations().items()})
+    return out
 
 
 def grid_reference(n: int, rules: GridRules) -> GridReference:
@@ -161,7 +212,32 @@ def grid_candidate(task_id: str, n: int, rules: GridRules, encoding: Encoding,
     return Candidate(task_id, build, grid_reference(n, rules), twins, grid=True, encodes=encodes)
 
 
+def bet_candidate(task_id: str, rules: BetRules, enc: BetEncoding, build: Callable | None = None):
+    """The battery's candidate for a declared betting variant (see `grid_candidate`)."""
+    from glyphjax.zerosum.battery import Candidate, Twin
+    build = build or (lambda: build_betting(task_id, rules, enc))
+    twins, encodes = (), None
+    if enc != BetEncoding():
+        base = build_betting(task_id + ":identity", rules, BetEncoding())
+        names = enc.labels(rules.n_ranks)["actions"]
+        twins = (Twin(base, build(), lambda a: names[a], decode_cards(BetEncoding(), rules.n_ranks),
+                      decode_cards(enc, rules.n_ranks)),)
+        encodes = task_id.rsplit("/", 1)[0] + "/base"
+    ref = BettingReference(rules.ranks, rules.rounds, rules.ante, rules.bet, rules.max_raises, rules.lowball)
+    return Candidate(task_id, build, ref, twins, grid=False, encodes=encodes)
+
+
+def decode_cards(enc: BetEncoding, n_ranks: int) -> Callable:
+    """Drawn card grids uint32[..., 1, 2] -> rank indices (n_ranks = face down)."""
+    table = np.array([ord(c) for c in enc.rank_names(n_ranks)] + [ord(FACE_DOWN)], np.uint32)  # face down = n_ranks
+
+    def decode(grids: np.ndarray) -> np.ndarray:
+        flat = np.asarray(grids).reshape(*grids.shape[:-2], -1)
+        return np.argmax(flat[..., None] == table, axis=-1).astype(np.int32)
+    return decode
+
+
 def candidates() -> list:
     """The battery candidate of every declared variant, in corpus order (bases first)."""
-    decl = declarations()
-    return [grid_candidate(t, *d) for t, d in decl.items()]
+    out = [grid_candidate(t, *d) for t, d in declarations().items()]
+    return out + [bet_candidate(t, *d) for t, d in bet_declarations().items()]

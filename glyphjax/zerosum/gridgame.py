@@ -207,6 +207,10 @@ class GridGame(Env):
         pick = jnp.select([jnp.any(wins), jnp.any(blocks), jnp.any(safe)], [wins, blocks, safe], legal)
         return jnp.where(jnp.any(legal), uniform_true(pick, jax.random.uniform(key)), -1).astype(jnp.int32)
 
+    def chance(self, state: GridState) -> jax.Array:
+        """int32[0]: grid games have no chance outcomes."""
+        return jnp.zeros((0,), jnp.int32)
+
     def canonical_view(self, state: GridState, seat, params) -> jax.Array:
         """int32[n*n]: the board as `seat` knows it in canonical cells (0 empty, 1 own, 2 other,
         3 blocked) — what the independent re-implementation is compared on."""

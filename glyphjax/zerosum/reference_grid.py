@@ -37,7 +37,8 @@ class GridReference:
         self.square, self.blocked, self.first = square, set(blocked), set(first_forbidden)
         self.lines = self._all_lines()
 
-    def initial(self) -> RefState:
+    def initial(self, chance=None) -> RefState:
+        """The empty board (grid games have no chance outcomes)."""
         return RefState(board=[0] * (self.n * self.n))
 
     def legal(self, s: RefState) -> list[bool]:
