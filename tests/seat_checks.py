@@ -71,6 +71,17 @@ def _compiled_legal_play(env, sample_turns: tuple[int, ...]):
     return _LEGAL_PLAY[key]
 
 
+_PERTURB: dict = {}
+
+
+def _perturber(env):
+    """Jitted batched `perturb_private` (keys, states, seat), one compile per `Env.program` (the
+    hook must not read the env's params: envs of a program share it)."""
+    if env.program not in _PERTURB:
+        _PERTURB[env.program] = jax.jit(jax.vmap(env.perturb_private, in_axes=(0, 0, None)))
+    return _PERTURB[env.program]
+
+
 _SEAT_RENDER: dict = {}
 
 
@@ -94,7 +105,7 @@ def hidden_information_leaks(env, states, key: jax.Array) -> list[str]:
     changed_any = False
     for seat in range(env.card.num_players):
         keys = jax.random.split(jax.random.fold_in(key, seat), n)
-        moved = jax.vmap(lambda k, s: env.perturb_private(k, s, jnp.int32(seat)))(keys, states)
+        moved = _perturber(env)(keys, states, jnp.int32(seat))
         changed_any |= any(bool(np.any(np.asarray(a) != np.asarray(b)))
                            for a, b in zip(jax.tree.leaves(states), jax.tree.leaves(moved)))
         for other in range(env.card.num_players):

@@ -12,7 +12,7 @@ import dataclasses
 import numpy as np
 
 from glyphjax.core.grid import codepoints
-from glyphjax.zerosum.betting import FACE_DOWN, RANK_SLOTS, BetParams, BettingGame
+from glyphjax.zerosum.betting import DECK_SLOTS, FACE_DOWN, RANK_SLOTS, BetParams, BettingGame
 
 MAX_ROUNDS = 5
 # Rank names, lowest first; a rank's glyph is its name (one character), meaning "a card of rank X".
@@ -40,8 +40,9 @@ class BetRules:
             raise ValueError(f"rounds={self.rounds} must lie in 1..{MAX_ROUNDS}")
         if not 0 <= self.max_raises <= 3:
             raise ValueError(f"max_raises={self.max_raises} must lie in 0..3 (a round has at most 6 decisions)")
-        if len(self.ranks) < 2 or min(self.ranks) < 0:
-            raise ValueError(f"the deck {self.ranks} needs at least 2 cards with rank indices >= 0")
+        if not 2 <= len(self.ranks) <= DECK_SLOTS or min(self.ranks) < 0 or max(self.ranks) >= RANK_SLOTS:
+            raise ValueError(f"the deck {self.ranks} needs 2..{DECK_SLOTS} cards with rank indices in "
+                             f"0..{RANK_SLOTS - 1}")
         if self.ante < 1 or self.bet < 1:
             raise ValueError(f"ante={self.ante} and bet={self.bet} must be >= 1 chip")
 
@@ -74,7 +75,7 @@ class BetEncoding:
 def bet_params(rules: BetRules, enc: BetEncoding) -> BetParams:
     rules.check()
     names = enc.rank_names(rules.n_ranks)
-    return BetParams(rank=np.array(rules.ranks, np.int32), rounds=np.int32(rules.rounds),
+    return BetParams(rank=np.array(rules.ranks + (-1,) * (DECK_SLOTS - len(rules.ranks)), np.int32), rounds=np.int32(rules.rounds),
                      ante=np.int32(rules.ante), bet=np.int32(rules.bet), max_raises=np.int32(rules.max_raises),
                      lowball=np.bool_(rules.lowball),
                      glyphs=np.asarray(codepoints("".join(names).ljust(RANK_SLOTS, FACE_DOWN) + FACE_DOWN), np.uint32))
@@ -107,5 +108,5 @@ def bet_rules_text(rules: BetRules, labels: dict) -> str:
 
 def build_betting(task_id: str, rules: BetRules, enc: BetEncoding) -> BettingGame:
     labels = enc.labels(rules.n_ranks)
-    return BettingGame(task_id, len(rules.ranks), MAX_ROUNDS, bet_params(rules, enc), bet_rules_text(rules, labels),
+    return BettingGame(task_id, DECK_SLOTS, MAX_ROUNDS, bet_params(rules, enc), bet_rules_text(rules, labels),
                        labels["ranks"], labels["actions"], "".join(labels["ranks"]))

@@ -29,6 +29,7 @@ from glyphjax.core.types import FORFEIT, Env, EnvState, TaskCard, init_state_fie
 
 CHECK, BET, CALL, FOLD, RAISE = range(5)
 RANK_SLOTS = 8  # ranks a deck may use (fixes the event table and the glyph table's length)
+DECK_SLOTS = 8  # cards a deck may hold: every deck is padded to this (rank -1 = no card)
 ACTIONS = ("CHECK", "BET", "CALL", "FOLD", "RAISE")
 FACE_DOWN = "▒"
 
@@ -37,7 +38,7 @@ FACE_DOWN = "▒"
 class BetParams:
     """Traced rules and encoding of one betting variant (shapes fixed by the deck size D)."""
 
-    rank: jax.Array  # int32[D]: rank index of each card
+    rank: jax.Array  # int32[DECK_SLOTS]: rank index of each card (-1 = no such card in this deck)
     rounds: jax.Array  # int32: rounds played (<= max_rounds)
     ante: jax.Array  # int32: chips each seat puts in at the start of a round
     bet: jax.Array  # int32: size of a bet and of a raise
@@ -83,7 +84,7 @@ class BettingGame(Env):
         n_ranks = RANK_SLOTS
         if len(rank_names) > RANK_SLOTS:
             raise ValueError(f"{task_id}: {len(rank_names)} ranks; the template allows at most {RANK_SLOTS}")
-        ranks_used = sorted(set(np.asarray(params.rank).tolist()))
+        ranks_used = sorted(set(np.asarray(params.rank).tolist()) - {-1})
         glyphs = {glyph_chars[r]: f"a card of rank {rank_names[r]}" for r in ranks_used}
         glyphs[FACE_DOWN] = "the opponent's face-down card"
         events = ["", "A new round: your card is dealt."]
@@ -124,7 +125,11 @@ class BettingGame(Env):
 
     def _reset(self, key, params):
         keys = jax.random.split(key, self.max_rounds)
-        deal = jax.vmap(lambda k: jax.random.permutation(k, self.deck)[:2])(keys).astype(jnp.int32)
+
+        def two_cards(k):
+            u = jnp.where(params.rank >= 0, jax.random.uniform(k, (self.deck,)), 2.0)
+            return jnp.argsort(u)[:2]
+        deal = jax.vmap(two_cards)(keys).astype(jnp.int32)
         two = jnp.full((2,), -1, jnp.int32)
         return BetState(**{**init_state_fields(), "event": jnp.int32(1)}, deal=deal, round=jnp.int32(0),
                         mover=jnp.int32(0), raises=jnp.int32(0),
@@ -212,14 +217,14 @@ class BettingGame(Env):
         return grid, hud
 
     def perturb_private(self, key, state: BetState, seat):
-        """Resample `seat`'s cards (every round) among the cards the other seat does not hold."""
-        other = 1 - seat
+        """Resample `seat`'s card in every unplayed round among the cards dealt in the game (all
+        in this deck) other than the other seat's card of that round. Reads no params, so every
+        variant of the program shares it."""
+        other, pool = 1 - seat, state.deal.reshape(-1)
 
         def redeal(k, pair):
-            u = jax.random.uniform(k, (self.deck,))
-            u = jnp.where(jnp.arange(self.deck) == pair[other], -1.0, u)
-            pick = jnp.argmax(u).astype(jnp.int32)
-            return pair.at[seat].set(pick)
+            u = jnp.where(pool == pair[other], -1.0, jax.random.uniform(k, pool.shape))
+            return pair.at[seat].set(pool[jnp.argmax(u)])
         deal = jax.vmap(redeal)(jax.random.split(key, self.max_rounds), state.deal)
         keep = (jnp.arange(self.max_rounds) < state.round) | state.done  # played rounds are settled
         return state.replace(deal=jnp.where(keep[:, None], state.deal, deal))
@@ -241,7 +246,7 @@ class BettingGame(Env):
     def value(self, state: BetState, params, seat) -> jax.Array:
         """V(s) for `seat` (gamesmith.md §3, ours): f·(P_win − P_lose) + (1 − f)·lead / C_max."""
         mine = state.deal[state.round, seat]
-        others = jnp.arange(self.deck) != mine
+        others = (jnp.arange(self.deck) != mine) & (params.rank >= 0)
         res = compare(params.rank[mine], params.rank, params)
         p_edge = jnp.sum(jnp.where(others, res, 0)) / jnp.maximum(jnp.sum(others), 1)
         f = (params.rounds - state.round) / params.rounds
@@ -255,7 +260,7 @@ class BettingGame(Env):
         or fold when facing a bet."""
         mover = state.mover
         mine = state.deal[state.round, mover]
-        others = jnp.arange(self.deck) != mine
+        others = (jnp.arange(self.deck) != mine) & (params.rank >= 0)
         edge = jnp.sum(jnp.where(others, compare(params.rank[mine], params.rank, params), 0))
         legal = legal_actions(state, params)
         strong = edge > 0

@@ -19,7 +19,10 @@ from glyphjax.zerosum.betting import FACE_DOWN
 from glyphjax.zerosum.encoding import Encoding, d4
 from glyphjax.zerosum.gridgame import GridGame, glyph_table
 from glyphjax.zerosum.gridrules import GridRules, grid_params, rules_text
+from glyphjax.zerosum.negotiation import CAPPED, NONE_HELD, SQUARED
 from glyphjax.zerosum.reference_betting import BettingReference
+from glyphjax.zerosum.reference_negotiation import NegotiationReference
+from glyphjax.zerosum.traderules import TradeEncoding, TradeRules, build_negotiation
 from glyphjax.zerosum.reference_grid import GridReference
 
 NO_DIAGONALS = (True, True, False, False)
@@ -138,6 +141,67 @@ BET_FAMILIES: tuple[BetFamily, ...] = (
 )
 
 
+@dataclasses.dataclass(frozen=True)
+class TradeFamily:
+    """A negotiation family: base rules per number of goods, rule variants, size variants."""
+
+    name: str
+    summary: str
+    base: Callable[[int], TradeRules]
+    goods: int
+    sizes: tuple[int, ...]
+    rules: dict[str, Callable[[int], dict]]
+    encodings: tuple[TradeEncoding, ...]
+
+    def variants(self) -> dict[str, tuple[TradeRules, TradeEncoding]]:
+        base = self.base(self.goods)
+        out = {"base": (base, TradeEncoding())}
+        out.update({f"rule-{k}": (dataclasses.replace(base, **v(self.goods)), TradeEncoding()) for k, v in self.rules.items()})
+        out.update({f"size-{r}": (self.base(r), TradeEncoding()) for r in self.sizes})
+        out.update({f"enc-{e.name}": (base, e) for e in self.encodings})
+        return out
+
+
+def _swap(r: int, i: int, j: int, units: int) -> tuple:
+    gives, gets = [0] * r, [0] * r
+    gives[i], gets[j] = units, units
+    return (tuple(gives), tuple(gets))
+
+
+def trade_rules(r: int, **changes) -> TradeRules:
+    """The 6-item parity menu, 5 valuation options (mean equal across goods) and 10 units of each
+    good for `r` goods; `changes` override clauses."""
+    if r == 2:
+        menu = tuple(_swap(2, i, 1 - i, u) for u in (1, 2, 3) for i in (0, 1))
+        vals = ((4, 12), (12, 4), (9, 11), (11, 9), (14, 14))
+    elif r == 3:
+        menu = tuple(_swap(3, i, j, 1) for i in range(3) for j in range(3) if i != j)
+        vals = ((6, 10, 14), (14, 6, 10), (10, 14, 6), (8, 10, 12), (12, 10, 8))
+    else:
+        menu = tuple(_swap(r, i + d, i + 1 - d, 1) for i in (0, 1, 2) for d in (0, 1))
+        vals = tuple(tuple(np.roll((4, 8, 12, 16), k).tolist()) for k in range(4)) + ((10, 10, 10, 10),)
+    base = TradeRules(inv0=((10,) * r, (10,) * r), val_options=vals, menu=menu)
+    return dataclasses.replace(base, **changes)
+
+
+SINGLES = lambda r: {"menu_on": tuple(i < 2 or r > 2 for i in range(6))}  # noqa: E731
+TRADE_ENCODINGS = (TradeEncoding(1, 1), TradeEncoding(2, 2), TradeEncoding(0, 1), TradeEncoding(1, 0), TradeEncoding(2, 1))
+TRADE_FAMILIES: tuple[TradeFamily, ...] = (
+    TradeFamily("barter", "two goods, private values, a parity swap menu (the seed game)", trade_rules, 2, (3, 4),
+                {"short": lambda r: {"horizon": 6}, "long": lambda r: {"horizon": 14},
+                 "singles": SINGLES},
+                TRADE_ENCODINGS),
+    TradeFamily("capped", "values count only up to 11 units of a good", lambda r: trade_rules(r, score_kind=CAPPED, cap=11),
+                2, (3,), {"long": lambda r: {"horizon": 14}, "short": lambda r: {"horizon": 6}}, TRADE_ENCODINGS[:3]),
+    TradeFamily("hoarder", "squared holdings from 3 units each: concentrating a good pays",
+                lambda r: trade_rules(r, score_kind=SQUARED, inv0=((3,) * r, (3,) * r)),
+                2, (3,), {"short": lambda r: {"horizon": 6}, "long": lambda r: {"horizon": 14}}, TRADE_ENCODINGS[:3]),
+    TradeFamily("market3", "three goods traded one for one", lambda r: trade_rules(r, horizon=12), 3, (4,),
+                {"short": lambda r: {"horizon": 8}, "long": lambda r: {"horizon": 14}},
+                TRADE_ENCODINGS[:3]),
+)
+
+
 def _grid_factory(task_id: str, n: int, rules: GridRules, encoding: Encoding) -> Callable[[], GridGame]:
     def build() -> GridGame:
         labels = encoding.labels(n, rules.shared)
@@ -161,7 +225,14 @@ def corpus() -> dict[str, Callable]:
     """Every declared variant: task id -> factory of its env."""
     out: dict[str, Callable] = {t: _grid_factory(t, *d) for t, d in declarations().items()}
     out.update({t: (lambda t=t, d=d: build_betting(t, *d)) for t, d in bet_declarations().items()})
+    out.update({t: (lambda t=t, d=d: build_negotiation(t, *d)) for t, d in trade_declarations().items()})
     return out
+
+
+def trade_declarations() -> dict[str, tuple[TradeRules, TradeEncoding]]:
+    """Every declared negotiation variant: task id -> (rules, encoding)."""
+    return {f"zerosum/{fam.name}/{variant}": decl for fam in TRADE_FAMILIES
+            for variant, decl in fam.variants().items()}
 
 
 def grid_reference(n: int, rules: GridRules) -> GridReference:
@@ -240,4 +311,30 @@ def decode_cards(enc: BetEncoding, n_ranks: int) -> Callable:
 def candidates() -> list:
     """The battery candidate of every declared variant, in corpus order (bases first)."""
     out = [grid_candidate(t, *d) for t, d in declarations().items()]
-    return out + [bet_candidate(t, *d) for t, d in bet_declarations().items()]
+    out += [bet_candidate(t, *d) for t, d in bet_declarations().items()]
+    return out + [trade_candidate(t, *d) for t, d in trade_declarations().items()]
+
+
+def trade_candidate(task_id: str, rules: TradeRules, enc: TradeEncoding, build: Callable | None = None):
+    """The battery's candidate for a declared negotiation variant (see `grid_candidate`)."""
+    from glyphjax.zerosum.battery import Candidate, Twin
+    build = build or (lambda: build_negotiation(task_id, rules, enc))
+    twins, encodes = (), None
+    if enc != TradeEncoding():
+        base = build_negotiation(task_id + ":identity", rules, TradeEncoding())
+        names = enc.labels(rules)["actions"]
+        twins = (Twin(base, build(), lambda a: names[a], decode_goods(TradeEncoding(), rules),
+                      decode_goods(enc, rules)),)
+        encodes = task_id.rsplit("/", 1)[0] + "/base"
+    ref = NegotiationReference(rules.inv0, rules.menu, rules.menu_on, rules.horizon, rules.score_kind, rules.cap)
+    return Candidate(task_id, build, ref, twins, grid=False, encodes=encodes)
+
+
+def decode_goods(enc: TradeEncoding, rules: TradeRules) -> Callable:
+    """Drawn holdings grids uint32[..., 2, R] -> good indices (R = none held)."""
+    table = np.array([ord(c) for c in enc.labels(rules)["glyphs"] + NONE_HELD], np.uint32)
+
+    def decode(grids: np.ndarray) -> np.ndarray:
+        flat = np.asarray(grids).reshape(*grids.shape[:-2], -1)
+        return np.argmax(flat[..., None] == table, axis=-1).astype(np.int32)
+    return decode
