@@ -16,8 +16,8 @@ from glyphjax.zerosum.betting import DECK_SLOTS, FACE_DOWN, RANK_SLOTS, BetParam
 
 MAX_ROUNDS = 5
 # Rank names, lowest first; a rank's glyph is its name (one character), meaning "a card of rank X".
-RANK_SETS: tuple[tuple[str, ...], ...] = (("J", "Q", "K"), ("1", "2", "3", "4", "5", "6"),
-                                          ("α", "β", "γ", "δ", "ε", "ζ"), ("T", "J", "Q", "K", "A"))
+# Set 0 (playing-card ranks) takes the top n names (J Q K for three ranks); the others the first n.
+RANK_SETS: tuple[str, ...] = ("23456789TJQKA", "12345678", "αβγδεζηθ", "ⅠⅡⅢⅣⅤⅥⅦⅧ")
 ACTION_SETS: tuple[tuple[str, ...], ...] = (("CHECK", "BET", "CALL", "FOLD", "RAISE"),
                                             ("PASS", "WAGER", "MATCH", "SURRENDER", "RERAISE"),
                                             ("KNOCK", "PUSH", "SEE", "DROP", "TOPUP"))
@@ -63,10 +63,8 @@ class BetEncoding:
         return f"r{self.ranks}-a{self.actions}"
 
     def rank_names(self, n_ranks: int) -> tuple[str, ...]:
-        names = RANK_SETS[self.ranks]
-        if n_ranks > len(names):
-            names = RANK_SETS[1]  # digits cover every deck the template allows
-        return names[len(names) - n_ranks:] if self.ranks in (0, 3) else names[:n_ranks]
+        names = tuple(RANK_SETS[self.ranks])
+        return names[len(names) - n_ranks:] if self.ranks == 0 else names[:n_ranks]
 
     def labels(self, n_ranks: int) -> dict:
         return {"ranks": self.rank_names(n_ranks), "actions": ACTION_SETS[self.actions]}

@@ -19,7 +19,7 @@ from glyphjax.zerosum.betting import FACE_DOWN
 from glyphjax.zerosum.encoding import Encoding, d4
 from glyphjax.zerosum.gridgame import GridGame, glyph_table
 from glyphjax.zerosum.gridrules import GridRules, grid_params, rules_text
-from glyphjax.zerosum.negotiation import CAPPED, NONE_HELD, SQUARED
+from glyphjax.zerosum.negotiation import CAPPED, LINEAR, NONE_HELD, SQUARED
 from glyphjax.zerosum.reference_betting import BettingReference
 from glyphjax.zerosum.reference_negotiation import NegotiationReference
 from glyphjax.zerosum.traderules import TradeEncoding, TradeRules, build_negotiation
@@ -65,39 +65,56 @@ class GridFamily:
 
 # A spread of encodings: every mark set, scheme and orientation appears, none is the identity.
 ENCODINGS = (Encoding(1, "rc", 1), Encoding(2, "index", 2), Encoding(3, "keypad", 4),
-             Encoding(4, "a1", 6), Encoding(0, "rc", 3))
+             Encoding(4, "a1", 6), Encoding(0, "rc", 3), Encoding(1, "keypad", 7))
+MISERE = lambda n: {"misere": True}  # noqa: E731
+TORUS = lambda n: {"torus": True}  # noqa: E731
+NODIAG = lambda n: {"dirs": NO_DIAGONALS}  # noqa: E731
+NOCENTRE = lambda n: {"first_forbidden": centre(n)}  # noqa: E731
+GRAVITY = lambda n: {"gravity": True}  # noqa: E731
+SQUARE2 = lambda n: {"square": 2}  # noqa: E731
+CORNERS = lambda n: {"blocked": corners(n)}  # noqa: E731
+
+
+def _grid(name, summary, base, size, sizes, rules) -> GridFamily:
+    return GridFamily(name, summary, base, size, sizes, rules, ENCODINGS)
+
 
 GRID_FAMILIES: tuple[GridFamily, ...] = (
-    GridFamily("tictactoe", "three in a row on 3x3 (the seed game)", lambda n: GridRules(k=3), 3, (4, 5),
-               {"misere": lambda n: {"misere": True},
-                "torus": lambda n: {"torus": True},
-                "gravity": lambda n: {"gravity": True},
-                "square2": lambda n: {"square": 2}},
-               ENCODINGS),
-    GridFamily("connect4", "four in a row on a 5x5 board", lambda n: GridRules(k=4), 5, (6, 7),
-               {"nodiag": lambda n: {"dirs": NO_DIAGONALS},
-                "torus": lambda n: {"torus": True},
-                "nocentre": lambda n: {"first_forbidden": centre(n)}},
-               ENCODINGS[:3]),
-    GridFamily("dropfour", "gravity drops, four in a row", lambda n: GridRules(k=4, gravity=True), 5, (4, 6),
-               {"three": lambda n: {"k": 3}, "misere": lambda n: {"misere": True},
-                "nodiag": lambda n: {"dirs": NO_DIAGONALS}},
-               ENCODINGS[:3]),
-    GridFamily("avoidthree", "misère: completing three in a row loses", lambda n: GridRules(k=3, misere=True),
-               4, (5, 6),
-               {"nodiag": lambda n: {"dirs": NO_DIAGONALS}, "torus": lambda n: {"torus": True}},
-               ENCODINGS[:3]),
-    GridFamily("notakto", "one shared mark; whoever completes a line loses",
-               lambda n: GridRules(k=3, shared=True, misere=True), 3, (4, 5),
-               {"torus": lambda n: {"torus": True}, "nodiag": lambda n: {"dirs": NO_DIAGONALS}},
-               ENCODINGS[:3]),
-    GridFamily("nosqre", "four in a row wins; holding the corners of a 2x2 square loses",
-               lambda n: GridRules(k=4, square=2), 5, (4, 6),
-               {"square3": lambda n: {"square": 3}, "torus": lambda n: {"torus": True}},
-               ENCODINGS[:3]),
-    GridFamily("diagtoe", "only diagonal lines count", lambda n: GridRules(k=3, dirs=ONLY_DIAGONALS), 4, (5, 6),
-               {"torus": lambda n: {"torus": True}, "nocentre": lambda n: {"first_forbidden": centre(n)}},
-               ENCODINGS[:3]),
+    _grid("tictactoe", "three in a row on 3x3 (the seed game)", lambda n: GridRules(k=3), 3, (4, 5),
+          {"misere": MISERE, "torus": TORUS, "gravity": GRAVITY, "square2": SQUARE2}),
+    _grid("connect4", "four in a row on a 5x5 board", lambda n: GridRules(k=4), 5, (6, 7),
+          {"nodiag": NODIAG, "torus": TORUS, "nocentre": NOCENTRE, "misere": MISERE}),
+    _grid("dropfour", "gravity drops, four in a row", lambda n: GridRules(k=4, gravity=True), 5, (4, 6),
+          {"three": lambda n: {"k": 3}, "misere": MISERE, "nodiag": NODIAG, "torus": TORUS}),
+    _grid("avoidthree", "misère: completing three in a row loses", lambda n: GridRules(k=3, misere=True), 4, (5, 6),
+          {"nodiag": NODIAG, "torus": TORUS, "gravity": GRAVITY, "corners": CORNERS}),
+    _grid("notakto", "one shared mark; whoever completes a line loses",
+          lambda n: GridRules(k=3, shared=True, misere=True), 3, (4, 5),
+          {"torus": TORUS, "nodiag": NODIAG, "gravity": GRAVITY}),
+    _grid("nosqre", "four in a row wins; holding the corners of a 2x2 square loses",
+          lambda n: GridRules(k=4, square=2), 5, (4, 6),
+          {"square3": lambda n: {"square": 3}, "torus": TORUS, "nodiag": NODIAG, "gravity": GRAVITY}),
+    _grid("diagtoe", "only diagonal lines count", lambda n: GridRules(k=3, dirs=ONLY_DIAGONALS), 4, (5, 6),
+          {"torus": TORUS, "nocentre": NOCENTRE, "misere": MISERE, "gravity": GRAVITY}),
+    _grid("gomoku", "five in a row on a 7x7 board", lambda n: GridRules(k=5), 7, (6,),
+          {"nodiag": NODIAG, "torus": TORUS, "misere": MISERE, "nocentre": NOCENTRE}),
+    _grid("orthofour", "four in a row along rows and columns only", lambda n: GridRules(k=4, dirs=NO_DIAGONALS), 6, (5, 7),
+          {"torus": TORUS, "misere": MISERE, "gravity": GRAVITY, "corners": CORNERS}),
+    _grid("torusfour", "four in a row on a 5x5 torus", lambda n: GridRules(k=4, torus=True), 5, (4, 6),
+          {"nodiag": NODIAG, "misere": MISERE, "gravity": GRAVITY, "square2": SQUARE2}),
+    _grid("dropavoid", "gravity drops; completing three in a row loses", lambda n: GridRules(k=3, gravity=True, misere=True),
+          4, (5, 6), {"nodiag": NODIAG, "torus": TORUS, "corners": CORNERS}),
+    _grid("crosses", "one shared mark; whoever completes a line wins", lambda n: GridRules(k=3, shared=True), 4, (5, 6),
+          {"torus": TORUS, "nodiag": NODIAG, "gravity": GRAVITY, "four": lambda n: {"k": 4}}),
+    _grid("holes", "four in a row on a 6x6 board with its corners blocked",
+          lambda n: GridRules(k=4, blocked=corners(n)), 6, (5, 7),
+          {"nodiag": NODIAG, "misere": MISERE, "torus": TORUS, "gravity": GRAVITY}),
+    _grid("diagfour", "four in a row along diagonals only", lambda n: GridRules(k=4, dirs=ONLY_DIAGONALS), 6, (5, 7),
+          {"torus": TORUS, "misere": MISERE, "gravity": GRAVITY}),
+    _grid("wrapdrop", "gravity drops on a board whose lines wrap round", lambda n: GridRules(k=4, gravity=True, torus=True),
+          5, (4, 6), {"three": lambda n: {"k": 3}, "nodiag": NODIAG, "misere": MISERE}),
+    _grid("quadloss", "three in a row wins; holding a 2x2 block loses", lambda n: GridRules(k=3, square=2), 4, (5, 6),
+          {"torus": TORUS, "nodiag": NODIAG, "square3": lambda n: {"square": 3}, "gravity": GRAVITY}),
 )
 
 
@@ -120,24 +137,34 @@ class BetFamily:
         return out
 
 
-BET_ENCODINGS = (BetEncoding(1, 1), BetEncoding(2, 2), BetEncoding(3, 0), BetEncoding(0, 1), BetEncoding(1, 2))
+BET_ENCODINGS = (BetEncoding(1, 1), BetEncoding(2, 2), BetEncoding(3, 0), BetEncoding(0, 1), BetEncoding(1, 2),
+                 BetEncoding(2, 0))
 BET_FAMILIES: tuple[BetFamily, ...] = (
     BetFamily("kuhn", "Kuhn Poker over 5 rounds (the seed game)", BetRules(),
               {"single": {"rounds": 1}, "raise": {"max_raises": 1}, "lowball": {"lowball": True},
                "bet2": {"bet": 2}, "three": {"rounds": 3}},
               {"deck4": (0, 1, 2, 3), "deck5": (0, 1, 2, 3, 4)}, BET_ENCODINGS),
     BetFamily("pairdeck", "two cards of each rank: equal ranks split the pot", BetRules(ranks=(0, 0, 1, 1, 2, 2), rounds=3),
-              {"raise": {"max_raises": 1}, "lowball": {"lowball": True}, "single": {"rounds": 1}},
-              {"deck4x2": (0, 0, 1, 1, 2, 2, 3, 3)}, BET_ENCODINGS[:3]),
+              {"raise": {"max_raises": 1}, "lowball": {"lowball": True}, "single": {"rounds": 1}, "bet2": {"bet": 2}},
+              {"deck4x2": (0, 0, 1, 1, 2, 2, 3, 3), "deck2x2": (0, 0, 1, 1)}, BET_ENCODINGS),
     BetFamily("raisepoker", "raises up to twice per round, bets of 2", BetRules(ranks=(0, 1, 2, 3), rounds=3, bet=2, max_raises=2),
-              {"one-raise": {"max_raises": 1}, "ante2": {"ante": 2}, "rounds5": {"rounds": 5}},
-              {"deck5": (0, 1, 2, 3, 4), "deck6": (0, 1, 2, 3, 4, 5)}, BET_ENCODINGS[:3]),
+              {"one-raise": {"max_raises": 1}, "ante2": {"ante": 2}, "rounds5": {"rounds": 5}, "three-raises": {"max_raises": 3}},
+              {"deck5": (0, 1, 2, 3, 4), "deck6": (0, 1, 2, 3, 4, 5)}, BET_ENCODINGS),
     BetFamily("lowkuhn", "lowball: the lower card wins, 3 rounds", BetRules(ranks=(0, 1, 2, 3), rounds=3, lowball=True),
-              {"raise": {"max_raises": 1}, "bet2": {"bet": 2}},
-              {"deck5": (0, 1, 2, 3, 4)}, BET_ENCODINGS[:3]),
+              {"raise": {"max_raises": 1}, "bet2": {"bet": 2}, "single": {"rounds": 1}, "rounds5": {"rounds": 5}},
+              {"deck5": (0, 1, 2, 3, 4), "deck3": (0, 1, 2)}, BET_ENCODINGS),
     BetFamily("bigante", "ante 2 and bets of 1: folding is costly", BetRules(ranks=(0, 1, 2, 3, 4), rounds=3, ante=2),
-              {"raise": {"max_raises": 1}, "single": {"rounds": 1}},
-              {"deck3": (0, 1, 2), "deck6": (0, 1, 2, 3, 4, 5)}, BET_ENCODINGS[:3]),
+              {"raise": {"max_raises": 1}, "single": {"rounds": 1}, "ante3": {"ante": 3}, "rounds5": {"rounds": 5}},
+              {"deck3": (0, 1, 2), "deck6": (0, 1, 2, 3, 4, 5)}, BET_ENCODINGS),
+    BetFamily("deuces", "eight cards, four ranks of two; bets of 2", BetRules(ranks=(0, 0, 1, 1, 2, 2, 3, 3), rounds=3, bet=2),
+              {"raise": {"max_raises": 1}, "lowball": {"lowball": True}, "single": {"rounds": 1}, "rounds5": {"rounds": 5}},
+              {"deck3x2": (0, 0, 1, 1, 2, 2), "deck2x4": (0, 0, 0, 0, 1, 1, 1, 1)}, BET_ENCODINGS),
+    BetFamily("highstakes", "bets of 3 and one raise per round", BetRules(ranks=(0, 1, 2, 3), rounds=3, bet=3, max_raises=1),
+              {"no-raise": {"max_raises": 0}, "ante2": {"ante": 2}, "single": {"rounds": 1}, "lowball": {"lowball": True}},
+              {"deck6": (0, 1, 2, 3, 4, 5), "deck8": tuple(range(8))}, BET_ENCODINGS),
+    BetFamily("oneshot", "a single round, seven cards, up to two raises", BetRules(ranks=tuple(range(7)), rounds=1, max_raises=2),
+              {"no-raise": {"max_raises": 0}, "bet2": {"bet": 2}, "lowball": {"lowball": True}, "ante2": {"ante": 2}},
+              {"deck5": (0, 1, 2, 3, 4), "deck8": tuple(range(8))}, BET_ENCODINGS),
 )
 
 
@@ -185,20 +212,31 @@ def trade_rules(r: int, **changes) -> TradeRules:
 
 
 SINGLES = lambda r: {"menu_on": tuple(i < 2 or r > 2 for i in range(6))}  # noqa: E731
-TRADE_ENCODINGS = (TradeEncoding(1, 1), TradeEncoding(2, 2), TradeEncoding(0, 1), TradeEncoding(1, 0), TradeEncoding(2, 1))
+SHORT = lambda r: {"horizon": 6}  # noqa: E731
+LONG = lambda r: {"horizon": 14}  # noqa: E731
+TRADE_ENCODINGS = (TradeEncoding(1, 1), TradeEncoding(2, 2), TradeEncoding(0, 1), TradeEncoding(1, 0),
+                   TradeEncoding(2, 1), TradeEncoding(0, 2))
+
+
+def _trade(name, summary, base, goods, sizes, rules) -> TradeFamily:
+    return TradeFamily(name, summary, base, goods, sizes, rules, TRADE_ENCODINGS)
+
+
 TRADE_FAMILIES: tuple[TradeFamily, ...] = (
-    TradeFamily("barter", "two goods, private values, a parity swap menu (the seed game)", trade_rules, 2, (3, 4),
-                {"short": lambda r: {"horizon": 6}, "long": lambda r: {"horizon": 14},
-                 "singles": SINGLES},
-                TRADE_ENCODINGS),
-    TradeFamily("capped", "values count only up to 11 units of a good", lambda r: trade_rules(r, score_kind=CAPPED, cap=11),
-                2, (3,), {"long": lambda r: {"horizon": 14}, "short": lambda r: {"horizon": 6}}, TRADE_ENCODINGS[:3]),
-    TradeFamily("hoarder", "squared holdings from 3 units each: concentrating a good pays",
-                lambda r: trade_rules(r, score_kind=SQUARED, inv0=((3,) * r, (3,) * r)),
-                2, (3,), {"short": lambda r: {"horizon": 6}, "long": lambda r: {"horizon": 14}}, TRADE_ENCODINGS[:3]),
-    TradeFamily("market3", "three goods traded one for one", lambda r: trade_rules(r, horizon=12), 3, (4,),
-                {"short": lambda r: {"horizon": 8}, "long": lambda r: {"horizon": 14}},
-                TRADE_ENCODINGS[:3]),
+    _trade("barter", "two goods, private values, a parity swap menu (the seed game)", trade_rules, 2, (3, 4),
+           {"short": SHORT, "long": LONG, "singles": SINGLES, "eight": lambda r: {"horizon": 8}}),
+    _trade("capped", "values count only up to 11 units of a good", lambda r: trade_rules(r, score_kind=CAPPED, cap=11),
+           2, (3, 4), {"long": LONG, "short": SHORT, "cap12": lambda r: {"cap": 12}}),
+    _trade("hoarder", "squared holdings from 3 units each: concentrating a good pays",
+           lambda r: trade_rules(r, score_kind=SQUARED, inv0=((3,) * r, (3,) * r)), 2, (3, 4),
+           {"short": SHORT, "long": LONG, "stock5": lambda r: {"inv0": ((5,) * r, (5,) * r)}}),
+    _trade("market3", "three goods traded one for one", lambda r: trade_rules(r, horizon=12), 3, (4, 2),
+           {"short": lambda r: {"horizon": 8}, "long": LONG, "capped": lambda r: {"score_kind": CAPPED, "cap": 11}}),
+    _trade("market4", "four goods, swaps between neighbours", lambda r: trade_rules(r, horizon=12), 4, (3,),
+           {"short": lambda r: {"horizon": 8}, "long": LONG, "squared": lambda r: {"score_kind": SQUARED}}),
+    _trade("scarcity", "two units of each good: a trade can empty a stock",
+           lambda r: trade_rules(r, inv0=((2,) * r, (2,) * r), score_kind=SQUARED), 2, (3, 4),
+           {"short": SHORT, "long": LONG, "linear": lambda r: {"score_kind": LINEAR}}),
 )
 
 
@@ -338,3 +376,13 @@ def decode_goods(enc: TradeEncoding, rules: TradeRules) -> Callable:
         flat = np.asarray(grids).reshape(*grids.shape[:-2], -1)
         return np.argmax(flat[..., None] == table, axis=-1).astype(np.int32)
     return decode
+
+
+def core_ids() -> set[str]:
+    """The registered core: per family the base, the first rule variant, the first encoding."""
+    out = set()
+    for fam in (*GRID_FAMILIES, *BET_FAMILIES, *TRADE_FAMILIES):
+        names = list(fam.variants())
+        for prefix in ("base", "rule-", "enc-"):
+            out.add(f"zerosum/{fam.name}/" + next(v for v in names if v.startswith(prefix)))
+    return out

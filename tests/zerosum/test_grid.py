@@ -101,8 +101,8 @@ def test_rules_text__is_written_through_the_label_dictionary():
     assert "Your marks are ●; the opponent's marks are ○." in env.card.rules
     layout = env.card.rules.split("top row first):\n")[1].split("\n")
     assert layout == ["R1C1 R1C2 R1C3", "R2C1 R2C2 R2C3", "R3C1 R3C2 R3C3"]
-    nocentre = glyphjax.make("zerosum/tictactoe/rule-nocentre").card.rules
-    assert "The very first move may not take B2." in nocentre
+    nocentre = corpus.corpus()["zerosum/connect4/rule-nocentre"]().card.rules  # a declared, unregistered id
+    assert "The very first move may not take C3." in nocentre
 
 
 def test_grid_rules__a_clause_that_does_not_fit_the_board_names_itself():
