@@ -79,6 +79,7 @@ class BettingGame(Env):
     def __init__(self, task_id: str, deck: int, max_rounds: int, params: BetParams, rules: str,
                  rank_names: tuple[str, ...], action_names: tuple[str, ...], glyph_chars: str):
         self.deck, self.max_rounds = deck, max_rounds
+        self.scripted_policy = self.bot_policy  # eval's `scripted`: both seats play the reference bot
         self._params = jax.tree.map(jnp.asarray, params)
         self.rank_names = rank_names
         n_ranks = RANK_SLOTS

@@ -26,7 +26,7 @@ import numpy as np
 from flax import struct
 
 from glyphjax.core.grid import codepoints, shift
-from glyphjax.core.sampling import uniform_true
+from glyphjax.core.sampling import hash32, uniform_true
 from glyphjax.core.types import FORFEIT, Env, EnvState, TaskCard, init_state_fields
 from glyphjax.zerosum.encoding import BLOCKED_GLYPH, EMPTY_GLYPH, Encoding
 
@@ -123,6 +123,7 @@ class GridGame(Env):
 
     def __init__(self, task_id: str, n: int, params: GridParams, rules: str, encoding: Encoding):
         self.n, self.encoding = n, encoding
+        self.scripted_policy = self.bot_policy  # eval's `scripted`: both seats play the reference bot
         self._params = jax.tree.map(jnp.asarray, params)
         own, other = encoding.marks_of(bool(params.shared))
         names = encoding.action_names(n)
@@ -185,6 +186,10 @@ class GridGame(Env):
         codes = jnp.where(params.valid, codes, 3).reshape(-1)[params.display]
         return params.glyphs[codes].reshape(self.n, self.n), (state.last[1 - seat] + 1,)
 
+    def value(self, state: GridState, params, seat) -> jax.Array:
+        """V(s) for `seat` (see `grid_value`)."""
+        return grid_value(state, params, seat)
+
     def fill(self, state: GridState, params) -> jax.Array:
         """float32: occupied share of the valid cells (the fingerprint's board fill)."""
         taken = jnp.sum((state.board != 0) & params.valid)
@@ -222,3 +227,69 @@ def glyph_table(encoding: Encoding, shared: bool) -> np.ndarray:
     """uint32[4] code points of (empty, own, other, blocked) for an encoding."""
     own, other = encoding.marks_of(shared)
     return np.asarray(codepoints(EMPTY_GLYPH + own + other + BLOCKED_GLYPH), np.uint32)
+
+
+PLAYOUTS = 16  # gamesmith.md §2.1: mean outcome of 16 random playouts
+
+
+def _place(board: jax.Array, cell: jax.Array, who: jax.Array) -> jax.Array:
+    n = board.shape[0]
+    return board.reshape(-1).at[cell].set((who + 1).astype(jnp.int8)).reshape(n, n)
+
+
+def _seat_score(winner: jax.Array, seat: jax.Array) -> jax.Array:
+    """+1 / -1 / 0 of an outcome (ONGOING counts 0) from `seat`'s view."""
+    return jnp.where(winner == seat, 1.0, jnp.where((winner == 0) | (winner == 1), -1.0, 0.0))
+
+
+def forced_value(board, mover, ply, params) -> tuple[jax.Array, jax.Array]:
+    """Depth-2 minimax with unknown leaves (gamesmith.md §3, ours) -> (decided, value for the
+    mover): a win now; every move losing at once or allowing an immediate loss; every move a draw."""
+    cells = jnp.arange(board.size)
+    legal = legal_cells(board, ply, params)
+
+    def first(c):
+        b1 = _place(board, c, mover)
+        o1 = outcome(b1, mover, ply, params)
+        replies = legal_cells(b1, ply + 1, params)
+        o2 = jax.vmap(lambda d: outcome(_place(b1, d, 1 - mover), 1 - mover, ply + 1, params))(cells)
+        allows_loss = (o1 == ONGOING) & jnp.any(replies & (o2 == 1 - mover))
+        return o1, allows_loss
+    o1, allows_loss = jax.vmap(first)(cells)
+    win = jnp.any(legal & (o1 == mover))
+    loses = jnp.all(~legal | (o1 == 1 - mover) | allows_loss)
+    draws = jnp.all(~legal | (o1 == DRAW))
+    decided = win | loses | draws
+    return decided, jnp.where(win, 1.0, jnp.where(loses, -1.0, 0.0))
+
+
+def playout_value(board, mover, ply, params, seat) -> jax.Array:
+    """Mean outcome for `seat` of PLAYOUTS uniformly random legal playouts, keyed by a hash of
+    the position (so V is a deterministic function of what the seat sees)."""
+    n2 = board.size
+    words = jnp.concatenate([board.reshape(-1).astype(jnp.uint32), jnp.stack([mover, ply]).astype(jnp.uint32)])
+    h = jax.lax.fori_loop(0, words.shape[0], lambda i, acc: hash32(acc * jnp.uint32(31) + words[i]), jnp.uint32(7))
+    key = jax.random.fold_in(jax.random.PRNGKey(0), h)
+
+    def one(k):
+        def body(i, carry):
+            b, who, t, winner = carry
+            legal = legal_cells(b, t, params)
+            live = (winner == ONGOING) & jnp.any(legal)
+            c = uniform_true(legal, jax.random.uniform(jax.random.fold_in(k, i)))
+            b2 = _place(b, c, who)
+            w2 = outcome(b2, who, t, params)
+            return (jnp.where(live, b2, b), jnp.where(live, 1 - who, who), t + live, jnp.where(live, w2, winner))
+        _, _, _, winner = jax.lax.fori_loop(0, n2, body, (board, mover, ply, jnp.int32(ONGOING)))
+        return _seat_score(winner, seat)
+    return jnp.mean(jax.vmap(one)(jax.random.split(key, PLAYOUTS)))
+
+
+def grid_value(state: GridState, params: GridParams, seat) -> jax.Array:
+    """V(s) for `seat` (gamesmith.md §2.1): the outcome if the game is over or decided within two
+    plies, else the mean of 16 seeded random playouts. Grid games have no hidden state."""
+    decided, v_mover = forced_value(state.board, state.mover, state.t, params)
+    v_seat = jnp.where(state.mover == seat, v_mover, -v_mover)
+    playouts = playout_value(state.board, state.mover, state.t, params, seat)
+    over = _seat_score(state.winner, seat)
+    return jnp.where(state.done, over, jnp.where(decided, v_seat, playouts)).astype(jnp.float32)

@@ -89,6 +89,7 @@ class NegotiationGame(Env):
                  resource_names: tuple[str, ...], action_names: tuple[str, ...], offer_texts: tuple[str, ...],
                  resource_glyphs: str):
         self._params = jax.tree.map(jnp.asarray, params)
+        self.scripted_policy = self.bot_policy  # eval's `scripted`: both seats play the reference bot
         self.r, self.m = params.inv0.shape[1], params.menu.shape[0]
         self.k, self.max_horizon = params.val_options.shape[0], max_horizon
         fields, parts = [], []

@@ -12,7 +12,8 @@ import pytest
 
 import glyphjax
 from glyphjax.zerosum import battery, corpus
-from glyphjax.zerosum.betrules import BetEncoding, BetRules, bet_params, bet_rules_text
+from glyphjax.zerosum.betrules import MAX_ROUNDS, BetEncoding, BetRules, bet_params, bet_rules_text
+from glyphjax.zerosum.betting import DECK_SLOTS
 from glyphjax.zerosum.betting import BET, CALL, CHECK, FOLD, RAISE, BettingGame
 
 SINGLE = "zerosum/kuhn/rule-single"
@@ -134,7 +135,7 @@ def test_fault__leaked_hidden_card_is_rejected_by_the_information_hiding_test(se
     labels = enc.labels(rules.n_ranks)
 
     def leaky():
-        return LeakyBetting("zerosum/faulty/leak", 3, 5, bet_params(rules, enc), bet_rules_text(rules, labels),
+        return LeakyBetting("zerosum/faulty/leak", DECK_SLOTS, MAX_ROUNDS, bet_params(rules, enc), bet_rules_text(rules, labels),
                             labels["ranks"], labels["actions"], "".join(labels["ranks"]))
     c = corpus.bet_candidate("zerosum/faulty/leak", rules, enc, build=leaky)
     vs = battery.assess(c, seeds, {})

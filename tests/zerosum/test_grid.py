@@ -11,6 +11,7 @@ import pytest
 import glyphjax
 from glyphjax.zerosum import corpus
 from glyphjax.zerosum.encoding import all_encodings
+from glyphjax.zerosum.gridgame import GridGame
 
 TTT = "zerosum/tictactoe/base"
 
@@ -69,9 +70,9 @@ def test_dropfour__gravity_allows_only_the_lowest_free_cell_of_each_column():
 
 
 def test_grid_corpus__one_program_per_board_size_and_mixed_batches_match():
-    progs = glyphjax.programs("zerosum/*")
+    progs = {k: v for k, v in glyphjax.programs("zerosum/*").items() if isinstance(glyphjax.make(k), GridGame)}
     sizes = {glyphjax.make(ids[0]).n for ids in progs.values()}
-    assert len(progs) == len(sizes)
+    assert len(progs) == len(sizes) == 5  # boards 3x3 .. 7x7
     ids = next(ids for ids in progs.values() if TTT in ids)  # every 3x3 variant
     envs = [glyphjax.make(t) for t in ids]
     seeds = jnp.arange(len(ids) * 8, dtype=jnp.uint32)
@@ -111,3 +112,43 @@ def test_grid_rules__a_clause_that_does_not_fit_the_board_names_itself():
         GridRules(k=5).check(3)
     with pytest.raises(ValueError, match="blocked cells"):
         GridRules(blocked=(9,)).check(3)
+
+
+def _position(env, board, mover):
+    s = env.reset(glyphjax.reset_key(0))
+    b = jnp.asarray(board, jnp.int8)
+    return s.replace(board=b, t=jnp.int32(int((b != 0).sum())), mover=jnp.int32(mover))
+
+
+@pytest.mark.parametrize("board, mover, want", [
+    ([[1, 1, 0], [2, 2, 0], [0, 0, 0]], 0, 1.0),  # seat 0 completes the top row now
+    ([[1, 1, 0], [2, 2, 0], [1, 0, 0]], 1, 1.0),  # seat 1 completes the middle row now
+    ([[1, 0, 1], [0, 2, 0], [1, 0, 2]], 1, -1.0),  # seat 1 faces two threats (a fork): every reply loses
+    ([[1, 2, 1], [1, 2, 2], [2, 1, 0]], 0, 0.0),  # the last cell: a draw either way
+])
+def test_grid_value__is_the_forced_outcome_within_two_plies(board, mover, want):
+    env = glyphjax.make(TTT)
+    s = _position(env, board, mover)
+    v = jax.jit(lambda s, seat: env.value(s, env.default_params(), seat))
+    assert float(v(s, mover)) == want and float(v(s, 1 - mover)) == -want
+
+
+def test_grid_value__playouts_are_deterministic_and_encoding_invariant():
+    base, enc = glyphjax.make(TTT), glyphjax.make("zerosum/tictactoe/enc-m1-rc-rot90")
+    s = _position(base, [[1, 0, 0], [0, 2, 0], [0, 0, 1]], 1)
+    v = jax.jit(lambda s, p: base.value(s, p, 1))
+    first = float(v(s, base.default_params()))
+    assert -1.0 < first < 1.0 and first == float(v(s, base.default_params()))
+    assert float(v(s, enc.default_params())) == first
+
+
+def test_corpus__no_two_game_changing_variants_declare_the_same_game():
+    seen: dict = {}
+    decls = [((n, r), t) for t, (n, r, _) in corpus.declarations().items()]
+    decls += [(r, t) for t, (r, _) in corpus.bet_declarations().items()]
+    decls += [(r, t) for t, (r, _) in corpus.trade_declarations().items()]
+    for key, task_id in decls:
+        if "/enc-" in task_id:
+            continue
+        assert key not in seen, f"{task_id} declares the same game as {seen[key]}"
+        seen[key] = task_id
