@@ -255,6 +255,10 @@ REJECTED: dict[str, str] = {
     "zerosum/hoarder/size-4": "duplicate: same outcomes as zerosum/barter/size-4 on 60 seeds",
     "zerosum/scarcity/size-3": "duplicate: same outcomes as zerosum/hoarder/size-3 on 60 seeds",
     "zerosum/scarcity/size-4": "duplicate: same outcomes as zerosum/barter/size-4 on 60 seeds",
+    "zerosum/diagtoe/rule-corners": "playability: 0.00 of bot-vs-bot episodes decisive",
+    "zerosum/gomoku/rule-corners": "playability: 0.19 of bot-vs-bot episodes decisive",
+    "zerosum/orthofour/size-4": "playability: 0.00 of bot-vs-bot episodes decisive",
+    "zerosum/market4/rule-squared": "duplicate: same outcomes as zerosum/market4/base on 60 seeds",
 }
 
 
