@@ -21,14 +21,14 @@ DECL = corpus.declarations()
 
 
 def _sample_ids() -> list[str]:
-    """Per family its base, first rule variant and first encoding variant, on boards up to 4x4
-    (two compiled programs); larger boards are certified by `python -m glyphjax.zerosum.certify`."""
+    """Every 3x3 game-changing variant and the first encoding of each 3x3 base (one compiled
+    program); the whole corpus is certified by `python -m glyphjax.zerosum.certify`."""
     out = []
     for fam in corpus.GRID_FAMILIES:
-        names = [v for v in fam.variants() if f"zerosum/{fam.name}/{v}" in DECL]
-        picks = ["base", next(v for v in names if v.startswith("rule-")), next(v for v in names if v.startswith("enc-"))]
-        picks = [v for v in picks if DECL[f"zerosum/{fam.name}/{v}"][0] <= 4] or [v for v in names if v == "size-4"]
-        out += [f"zerosum/{fam.name}/{v}" for v in picks]
+        names = [v for v in fam.variants() if DECL.get(f"zerosum/{fam.name}/{v}", (0,))[0] == 3]
+        encs = [v for v in names if v.startswith("enc-")][:1]
+        out += [f"zerosum/{fam.name}/{v}" for v in names if not v.startswith("enc-")] + \
+            [f"zerosum/{fam.name}/{v}" for v in encs]
     return out
 
 
