@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import dataclasses
 import importlib.util
 import json
 import subprocess
