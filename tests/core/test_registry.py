@@ -31,7 +31,8 @@ def test_registry__glob_suite_and_track_selection():
 
 def test_registry__ids_are_suite_slash_name_and_cards_agree():
     for task_id in glyphjax.all_ids():
-        suite, name = task_id.split("/")
+        suite, *name = task_id.split("/")  # suite/name, or suite/family/variant (zerosum)
+        assert len(name) in (1, 2) and all(name), task_id
         env = glyphjax.make(task_id)
         assert env.card.id == task_id and env.card.suite == suite
         assert glyphjax.make(task_id) is env  # built once
