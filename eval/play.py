@@ -12,7 +12,9 @@ the screen is redrawn in place and keys act at once (Enter first to type a name)
 input is one command per line and frames are appended. At the end (or on `q` / end of input) the
 action log is printed as a command line that replays the episode exactly: an episode is a
 function of (task, seed, actions) (glyphjax.core.rollout keys). With `actions=` nothing is read
-from stdin. `--save FILE` (or `save=FILE`) appends the episode as one trajectory line
+from stdin. Two-player games: by default two humans share the terminal (each turn shows the board
+as the seat to move sees it); `opponent=bot` (the game's scripted policy) or `opponent=random`
+(uniformly random legal moves) plays the other seat and you play `seat=` (default 0). `--save FILE` (or `save=FILE`) appends the episode as one trajectory line
 (rl/trajectory.py format) that `glyphjax-replay FILE` opens.
 """
 
@@ -20,12 +22,16 @@ from __future__ import annotations
 
 import contextlib
 import sys
+
+import numpy as np
 from typing import Sequence, TextIO
 
 from eval.keys import ARROWS, CLEAR_HOME, EOF, WASD, cbreak, direction_of, is_terminal, read_key, read_line_keys
 
 EXIT_USAGE = 2
-USAGE = "usage: glyphjax-play task=SUITE/NAME [seed=INT] [actions='[NAME_OR_INDEX,...]'] [--save FILE]"
+USAGE = ("usage: glyphjax-play task=SUITE/NAME [seed=INT] [actions='[NAME_OR_INDEX,...]'] [--save FILE] "
+         "[opponent=bot|random seat=0|1]")
+OPPONENTS = ("bot", "random")
 
 
 class PlayError(ValueError):
@@ -45,7 +51,7 @@ def parse_args(argv: Sequence[str]) -> dict:
         cfg = OmegaConf.to_container(OmegaConf.from_dotlist(list(argv)))
     except Exception as e:  # omegaconf grammar errors
         raise PlayError(f"cannot parse arguments ({e}). {USAGE}") from None
-    unknown = set(cfg) - {"task", "seed", "actions", "save"}
+    unknown = set(cfg) - {"task", "seed", "actions", "save", "opponent", "seat"}
     if unknown:
         raise PlayError(f"unknown argument(s) {sorted(unknown)}. {USAGE}")
     if "task" not in cfg:
@@ -61,6 +67,12 @@ def parse_args(argv: Sequence[str]) -> dict:
         acts = [acts]
     cfg["actions"] = acts
     cfg["save"] = str(cfg["save"]) if cfg.get("save") not in (None, "") else None
+    if cfg.get("opponent") not in (None, *OPPONENTS):
+        raise PlayError(f"opponent must be one of {OPPONENTS}, got {cfg['opponent']!r}")
+    if cfg.get("seat", 0) not in (0, 1):
+        raise PlayError(f"seat must be 0 or 1, got {cfg.get('seat')!r}")
+    cfg.setdefault("opponent", None)
+    cfg["seat"] = int(cfg.get("seat", 0))
     return cfg
 
 
@@ -125,13 +137,20 @@ class Game:
     """One episode stepped turn by turn with the same keys as glyphjax.replay/rollout; keeps
     what a trajectory line needs (observation shown, action, reward, flags per turn)."""
 
-    def __init__(self, task: str, seed: int):
+    def __init__(self, task: str, seed: int, opponent: str | None = None, seat: int = 0):
         import glyphjax
         from glyphjax.core.packed import EpisodeStepper
-        self.env = glyphjax.make(task)
+        env = glyphjax.make(task)
+        if opponent is not None:
+            env = _against(env, opponent, seat)
+        self.env = env
         self.card = self.env.card
         self.seed = seed
-        self._episode = EpisodeStepper(self.env, seed)  # one jitted call and one copy per turn
+        self.task, self.opponent_args = task, f" opponent={opponent} seat={seat}" if opponent else ""
+        self.hot_seat = self.card.num_players > 1  # humans take turns at one terminal
+        self.seat_returns = np.zeros(self.card.num_players if self.hot_seat else 1)
+        # one jitted call and one copy per turn; at a hot seat each frame is the mover's view
+        self._episode = EpisodeStepper(self.env, seed, follow_mover=self.hot_seat)
         self.ret = 0.0
         self.actions: list[int] = []
         self.turns: list[dict] = []
@@ -151,8 +170,12 @@ class Game:
 
     def step(self, a: int) -> float:
         shown = self.observation()
+        mover = self._episode.to_play
         out = self._episode.step(a)
-        r, term, trunc = float(out.reward), out.terminated, out.truncated
+        reward = np.atleast_1d(out.reward)
+        r = float(reward[mover] if self.hot_seat else reward[0])  # the mover's reward
+        self.seat_returns = self.seat_returns + reward
+        term, trunc = out.terminated, out.truncated
         self.turns.append({"t": len(self.actions), "observation": shown, "action": a, "reward": r,
                            "terminated": term, "truncated": trunc})
         self.actions.append(a)
@@ -163,10 +186,13 @@ class Game:
 
     def log_command(self) -> str:
         names = ",".join(action_name(self.card, a) for a in self.actions)
-        return f"glyphjax-play task={self.card.id} seed={self.seed} actions=[{names}]"
+        return f"glyphjax-play task={self.task} seed={self.seed}{self.opponent_args} actions=[{names}]"
 
     def summary(self) -> str:
         status = "terminated" if self.terminated else "truncated" if self.truncated else "not finished"
+        if self.hot_seat:
+            per_seat = ", ".join(f"seat {i} {r:+.0f}" for i, r in enumerate(self.seat_returns))
+            return f"returns {per_seat} after {len(self.actions)} turns ({status})"
         return f"return {self.ret:.4f} after {len(self.actions)} turns ({status})"
 
     def record(self):
@@ -187,14 +213,28 @@ class Game:
             truncations=0, context_drops=0, context_overflows=0)
 
 
+def _against(game, opponent: str, seat: int):
+    """A two-player game seen from `seat`, the other seat played by the bot or at random."""
+    import glyphjax
+    if game.card.num_players < 2:
+        raise PlayError(f"opponent= needs a two-player task; {game.card.id} has one player")
+    if opponent == "bot":
+        if game.scripted_policy is None:
+            raise PlayError(f"{game.card.id} has no scripted bot; use opponent=random")
+        policy = game.scripted_policy
+    else:
+        policy = glyphjax.random_legal_policy(game)
+    return glyphjax.versus(game, policy, seat)
+
+
 def play(task: str, seed: int, actions: list | None, stdin: TextIO, out: TextIO,
-         save: str | None = None, tty: bool | None = None) -> Game:
+         save: str | None = None, tty: bool | None = None, opponent: str | None = None, seat: int = 0) -> Game:
     """Play (or replay `actions` of) one episode; `save` appends it to a trajectory file (opened
     first, so a bad path fails before play). `tty` (default: both streams are terminals) redraws
     in place and reads single keys. Ctrl-C ends the episode like `q`."""
     writer = _open_save(save)
     try:
-        game = Game(task, seed)
+        game = Game(task, seed, opponent, seat)
         if actions is not None:
             _replay_actions(game, actions)
             print(game.observation(), file=out)
@@ -319,7 +359,8 @@ def play_main(argv: Sequence[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         cfg = parse_args(argv)
-        play(cfg["task"], cfg["seed"], cfg["actions"], sys.stdin, sys.stdout, save=cfg["save"])
+        play(cfg["task"], cfg["seed"], cfg["actions"], sys.stdin, sys.stdout, save=cfg["save"],
+             opponent=cfg["opponent"], seat=cfg["seat"])
     except (PlayError, glyphjax.UnknownTaskError) as e:
         print(f"glyphjax-play: error: {e}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)

@@ -27,13 +27,26 @@ class LegalPlay(NamedTuple):
 
 
 def random_legal_play(env, seeds: jax.Array, sample_turns: tuple[int, ...] = ()) -> LegalPlay:
-    """Every seat plays uniformly random legal moves (vmapped over seeds, one scan of max_steps)."""
-    params = env.default_params()
+    """Every seat plays uniformly random legal moves (vmapped over seeds, one scan of max_steps).
+    Compiled once per (`Env.program`, sample_turns): params are an argument."""
+    out = jax.device_get(_compiled_legal_play(env, tuple(sample_turns))(
+        jnp.asarray(seeds, jnp.uint32), env.default_params()))
+    states = jax.tree.map(lambda x: np.swapaxes(x, 0, 1), out[5])
+    return LegalPlay(*out[:5], states)
+
+
+_LEGAL_PLAY: dict = {}
+
+
+def _compiled_legal_play(env, sample_turns: tuple[int, ...]):
+    key = (env.program, sample_turns)
+    if key in _LEGAL_PLAY:
+        return _LEGAL_PLAY[key]
     policy = random_legal_policy(env)
     p = env.card.num_players
     take = jnp.asarray(sample_turns, jnp.int32)
 
-    def episode(seed):
+    def episode(seed, params):
         def turn(carry, t):
             s, empty, bad_tp, worst, decided, kept = carry
             playing = ~s.done
@@ -54,9 +67,31 @@ def random_legal_play(env, seeds: jax.Array, sample_turns: tuple[int, ...] = ())
             turn, carry, jnp.arange(env.card.max_steps, dtype=jnp.int32))
         return empty, bad_tp, worst, s.done, decided, kept
 
-    out = jax.device_get(jax.jit(jax.vmap(episode))(jnp.asarray(seeds, jnp.uint32)))
-    states = jax.tree.map(lambda x: np.swapaxes(x, 0, 1), out[5])
-    return LegalPlay(*out[:5], states)
+    _LEGAL_PLAY[key] = jax.jit(jax.vmap(episode, in_axes=(0, None)))
+    return _LEGAL_PLAY[key]
+
+
+_PERTURB: dict = {}
+
+
+def _perturber(env):
+    """Jitted batched `perturb_private` (keys, states, seat), one compile per `Env.program` (the
+    hook must not read the env's params: envs of a program share it)."""
+    if env.program not in _PERTURB:
+        _PERTURB[env.program] = jax.jit(jax.vmap(env.perturb_private, in_axes=(0, 0, None)))
+    return _PERTURB[env.program]
+
+
+_SEAT_RENDER: dict = {}
+
+
+def seat_render(env):
+    """Jitted `(states, seat, params) -> frames` rendering a batch for one seat, one compile per
+    `Env.program`."""
+    if env.program not in _SEAT_RENDER:
+        _SEAT_RENDER[env.program] = jax.jit(jax.vmap(lambda s, seat, params: env.render(s, params, seat),
+                                                     in_axes=(0, None, None)))
+    return _SEAT_RENDER[env.program]
 
 
 def hidden_information_leaks(env, states, key: jax.Array) -> list[str]:
@@ -65,12 +100,12 @@ def hidden_information_leaks(env, states, key: jax.Array) -> list[str]:
     never changes anything (the check would then prove nothing)."""
     params = env.default_params()
     n = jax.tree.leaves(states)[0].shape[0]
-    render = jax.jit(jax.vmap(lambda s, seat: env.render(s, params, seat), in_axes=(0, None)))
+    render = lambda s, seat: seat_render(env)(s, seat, params)  # noqa: E731
     problems: list[str] = []
     changed_any = False
     for seat in range(env.card.num_players):
         keys = jax.random.split(jax.random.fold_in(key, seat), n)
-        moved = jax.vmap(lambda k, s: env.perturb_private(k, s, jnp.int32(seat)))(keys, states)
+        moved = _perturber(env)(keys, states, jnp.int32(seat))
         changed_any |= any(bool(np.any(np.asarray(a) != np.asarray(b)))
                            for a, b in zip(jax.tree.leaves(states), jax.tree.leaves(moved)))
         for other in range(env.card.num_players):

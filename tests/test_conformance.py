@@ -33,7 +33,7 @@ import glyphjax
 from glyphjax.core.rollout import random_policy, replay
 from glyphjax.core.packed import FrameLayout, pack_frame, unpack_frames
 from glyphjax.render.text import glyph_presence, hud_strings, render_batch, render_text
-from tests.seat_checks import hidden_information_leaks, multi_seat_ids, random_legal_play
+from tests.seat_checks import hidden_information_leaks, multi_seat_ids, random_legal_play, seat_render
 
 EPISODES = int(os.environ.get("GLYPHJAX_PROPERTY_EPISODES", "10000"))
 ALL = glyphjax.all_ids()
@@ -303,9 +303,8 @@ def test_multi_seat__random_legal_play_keeps_the_seat_contract(game_id):
         assert play.max_abs_sum.max() < 1e-6, f"{game_id}: rewards sum to {play.max_abs_sum.max()} on a step"
     assert play.decided.any(), f"{game_id}: no episode of random legal play paid a reward"
     states = jax.tree.map(lambda x: x.reshape((-1,) + x.shape[2:]), play.states)
-    render = jax.jit(jax.vmap(lambda s, seat: env.render(s, None, seat), in_axes=(0, None)))
     for seat in range(card.num_players):
-        frames = jax.device_get(render(states, jnp.int32(seat)))
+        frames = jax.device_get(seat_render(env)(states, jnp.int32(seat), env.default_params()))
         assert (frames.seat == seat).all()
         glyph_presence(card, frames.grid)  # raises on a glyph without a legend entry
         render_batch(card, jax.tree.map(lambda x: x[:4], frames))  # HUD and message format

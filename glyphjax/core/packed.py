@@ -80,6 +80,14 @@ def unpack_turn(env: Env, packed: np.ndarray, layout: FrameLayout) -> TurnOutcom
                        bool(flags[2]), flags[3], unpack_frames(packed[n_reward + 4:], layout))
 
 
+MOVER = -1  # the seat argument of the start/turn programs meaning "the seat to play"
+
+
+def _seat(env: Env, state: EnvState, seat: jax.Array) -> jax.Array:
+    """`seat`, or the seat to play in `state` where `seat` is MOVER."""
+    return jnp.where(seat == MOVER, env.to_play(state), seat)
+
+
 _LAYOUTS: dict = {}
 _START: dict = {}
 _TURN: dict = {}
@@ -95,18 +103,19 @@ def frame_layout(env: Env) -> FrameLayout:
 
 
 def start_program(env: Env) -> Callable[[jax.Array, Any, jax.Array], tuple[EnvState, jax.Array]]:
-    """jit (seed, params, seat) -> (first state of the episode with this seed, its packed frame)."""
+    """jit (seed, params, seat) -> (first state of the episode with this seed, its packed frame);
+    seat MOVER renders for the seat to play."""
     if env.program not in _START:
         def start(seed, params, seat):
             state = env.reset(reset_key(seed), params)
-            return state, pack_frame(env.render(state, params, seat))
+            return state, pack_frame(env.render(state, params, _seat(env, state, seat)))
         _START[env.program] = jax.jit(start)
     return _START[env.program]
 
 
 def turn_program(env: Env) -> Callable[..., tuple[EnvState, jax.Array]]:
     """jit (seed, state, action, params, seat) -> (next state, packed turn): the step with
-    `step_key(seed, state.t)`, then the next state's frame as `seat` sees it, in one call."""
+    `step_key(seed, state.t)`, then the next state's frame as `seat` (MOVER: the seat to play) sees it, in one call."""
     if env.program not in _TURN:
         def turn(seed, state, action, params, seat):
             nxt, tr = env.step(step_key(seed, state.t), state, action, params)
@@ -114,7 +123,7 @@ def turn_program(env: Env) -> Callable[..., tuple[EnvState, jax.Array]]:
             head = jnp.concatenate([reward,
                                     jnp.stack([tr.terminated.astype(jnp.uint32), tr.truncated.astype(jnp.uint32),
                                                nxt.done.astype(jnp.uint32), env.to_play(nxt).astype(jnp.uint32)])])
-            return nxt, jnp.concatenate([head, pack_frame(env.render(nxt, params, seat))])
+            return nxt, jnp.concatenate([head, pack_frame(env.render(nxt, params, _seat(env, nxt, seat)))])
         _TURN[env.program] = jax.jit(turn)
     return _TURN[env.program]
 
@@ -122,16 +131,18 @@ def turn_program(env: Env) -> Callable[..., tuple[EnvState, jax.Array]]:
 class EpisodeStepper:
     """One episode stepped from the host turn by turn, one jitted call and one copy per turn: the
     same keys as `rollout`/`replay` (an episode is a function of task, seed and actions). `frame`
-    is the current state's frame (host arrays) as `seat` sees it."""
+    is the current state's frame (host arrays) as `seat` sees it, or with `follow_mover` as the
+    seat to play sees it (players taking turns at one screen); `to_play` is that seat."""
 
-    def __init__(self, env: Env, seed: int, params: Any = None, seat: int = 0):
+    def __init__(self, env: Env, seed: int, params: Any = None, seat: int = 0, follow_mover: bool = False):
         self.env = env
         self.params = env.default_params() if params is None else params
         self.layout = frame_layout(env)
         self.seed = jnp.uint32(seed)
-        self.seat = env._check_seat(seat)
+        self.seat = jnp.int32(MOVER) if follow_mover else env._check_seat(seat)
         self.state, packed = start_program(env)(self.seed, self.params, self.seat)
         self.frame = unpack_frames(np.asarray(packed), self.layout)
+        self.to_play = int(env.to_play(self.state))
         self.done = False
 
     def step(self, action: int) -> TurnOutcome:
@@ -140,5 +151,5 @@ class EpisodeStepper:
             self.env._check_action(action)  # raises the env's own error for a bad action
         self.state, packed = turn_program(self.env)(self.seed, self.state, np.int32(action), self.params, self.seat)
         out = unpack_turn(self.env, np.asarray(packed), self.layout)
-        self.frame, self.done = out.frame, out.done
+        self.frame, self.done, self.to_play = out.frame, out.done, out.to_play
         return out

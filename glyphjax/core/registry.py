@@ -23,6 +23,7 @@ SUITE_MODULES: tuple[str, ...] = (
     "glyphjax.suites.minigrid",
     "glyphjax.suites.procgen",
     "glyphjax.witness.tasks",
+    "glyphjax.zerosum",
 )
 
 
