@@ -267,17 +267,29 @@ def _check_dtypes(task_id, what, tree, allowed):
 def test_task__one_trace_per_program_and_documented_dtypes(task_id, batched):
     env = glyphjax.make(task_id)
     card = env.card
+    seats = range(card.num_players) if card.num_players > 1 else ()
     seeds_a = jnp.arange(BATCH, dtype=jnp.uint32)
     seeds_b = seeds_a + jnp.uint32(5000)
-    state_a, state_b = batched.reset(seeds_a), batched.reset(seeds_b)
+    # Counted from here: the session's map-count guard (tests/conftest.py) may have dropped the
+    # compiled programs since this module-scoped fixture first ran, and then one retrace is due.
+    before = dict(batched.traces)
+    state_a = batched.reset(seeds_a)
     state1, tr, frame = batched.step(seeds_a, 0, state_a, jnp.full((BATCH,), -2, jnp.int32))
-    state2, _, _ = batched.step(seeds_b, 1, state1, jnp.zeros((BATCH,), jnp.int32))  # its own output
+    batched.render(state1)
+    for seat in seats[:1]:
+        batched.render_seat(state1, jnp.int32(seat))
+    first = dict(batched.traces)
+    # other seeds, the step's own output, another turn index and every seat: nothing retraces
+    state_b = batched.reset(seeds_b)
+    state2, _, _ = batched.step(seeds_b, 1, state1, jnp.zeros((BATCH,), jnp.int32))
     frame_a, _ = batched.render(state_b), batched.render(state2)
-    seats = range(card.num_players) if card.num_players > 1 else ()
     for seat in seats:
         batched.render_seat(state2, jnp.int32(seat))
-    want = {"reset": 1, "step": 1, "render": 1} | ({"render_seat": 1} if seats else {})
-    assert dict(batched.traces) == want, f"{task_id}: traces {dict(batched.traces)}, want one per program"
+    want = {"reset", "step", "render"} | ({"render_seat"} if seats else set())
+    assert set(batched.traces) == want, f"{task_id}: traced {sorted(batched.traces)}, want {sorted(want)}"
+    assert dict(batched.traces) == first, f"{task_id}: retraced {dict(batched.traces)} after {first}"
+    new = {k: first[k] - before.get(k, 0) for k in first}
+    assert max(new.values()) <= 1, f"{task_id}: traces {new} in one pass, want at most one per program"
     for what, state in (("reset state", state_a), ("step state", state2)):
         _check_dtypes(task_id, what, state, STATE_DTYPES)
     reward_shape = (BATCH, card.num_players) if card.num_players > 1 else (BATCH,)
