@@ -22,6 +22,9 @@ SUITE_MODULES: tuple[str, ...] = (
     "glyphjax.suites.classics",
     "glyphjax.suites.minigrid",
     "glyphjax.suites.procgen",
+    "glyphjax.suites.minihack",
+    "glyphjax.suites.craftax",
+    "glyphjax.suites.arcade",
     "glyphjax.witness.tasks",
     "glyphjax.zerosum",
 )
