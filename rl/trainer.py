@@ -42,7 +42,7 @@ from glyphjax.witness.games import check_training_ids
 from rl import checkpoint as ckpt
 from rl import seating
 from rl import seeds as seedlib
-from rl.advantages import ESTIMATORS, make_estimator
+from rl.advantages import ESTIMATORS, make_estimator, tau2_encoding
 from rl.losses import LOSSES
 from rl.policies.base import Completion, FINISH_STOP, SamplingParams
 from rl.policies.vllm import PolicyServerError  # stdlib-only client module: cheap to import
@@ -498,7 +498,7 @@ class Trainer:
         rec = {"kind": "train", "update": self.update, "num_updates": p.num_updates,
                "rollouts": self.update * p.group_size * p.groups_per_update, "weight_version": self.weight_version,
                "tasks": [t for t, _ in groups], "returns": returns, "return_mean": float(np.mean(returns)),
-               **_seat_returns(records),
+               **_seat_returns(records), **_estimator_log(self.estimator, adv, records),
                "length_mean": float(np.mean([r.length for r in records])),
                "prompt_tokens": int(sum(r.prompt_tokens for r in records)),
                "completion_tokens": int(sum(r.completion_tokens for r in records)),
@@ -584,6 +584,27 @@ def _seat_returns(records) -> dict:
     for r in records:
         by_seat.setdefault(str(r.seat), []).append(float(r.episode_return))
     return {"seats": [r.seat for r in records], "return_by_seat": {k: float(np.mean(v)) for k, v in sorted(by_seat.items())}}
+
+
+def _estimator_log(estimator, adv: np.ndarray, records) -> dict:
+    """Per-update estimator diagnostics (gamesmith.md §5.3): the share of exactly-zero advantages,
+    Crab's smoothed sigma2_hat / tau2_hat / kappa_hat and the kappa it used, and for multi-seat
+    games the draw rate and tau2_enc across the encodings of zero-sum variants."""
+    out: dict = {"adv_zero_share": float(np.mean(np.asarray(adv) == 0)) if len(adv) else 0.0}
+    diagnostics = getattr(estimator, "diagnostics", None)
+    if diagnostics is not None:
+        out.update(diagnostics())
+    multi = [r for r in records if r.returns is not None]
+    if multi:
+        out["draw_rate"] = float(np.mean([all(v == 0 for v in r.returns) for r in multi]))
+        zs = [r for r in multi if r.task.startswith("zerosum/")]
+        if zs and "sigma2_hat" in out:
+            keys = [tuple(sorted(seating.descriptor(r.task).items())) + (r.seat,) for r in zs]
+            enc = [r.task.rsplit("/", 1)[1] if "/enc-" in r.task else "identity" for r in zs]
+            t = tau2_encoding(np.array([r.episode_return for r in zs]), keys, enc, out["sigma2_hat"])
+            if t is not None:
+                out["tau2_enc"] = t
+    return out
 
 
 def train(cfg: Any) -> list[dict]:
