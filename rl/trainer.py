@@ -466,15 +466,20 @@ class Trainer:
         max_turns = _get(self.cfg, "rl.max_turns")
         return run_rollouts(self.policy, episodes, self.harness, sampling,
                             opponents=seating.seatings(episodes, positions, self.plan.opponent, self.plan.train_seats),
-                            max_turns=int(max_turns) if max_turns else None)
+                            max_turns=int(max_turns) if max_turns else None,
+                            record_values=float(self.cfg["rl"].get("state_value_beta", 0.0) or 0.0) != 0.0)
 
     def samples_from(self, records, groups) -> tuple[list[Sample], np.ndarray, list]:
         """Training samples of the trained seats' turns, their records' advantages (grouped per
-        (group, seat)) and those records."""
+        (group, seat)) plus the state-value term on turns that carry V(s), and those records."""
         records = [r for r in records if seating.trained(r, self.plan.train_seats)]
         adv = seating.seat_advantages(records, groups, self.estimator)
-        samples = [Sample(t.prompt_ids, t.completion_ids, t.logprobs, float(adv[i]), i)
-                   for i, r in enumerate(records) for t in r.turns if t.completion_ids]
+        beta = float(self.cfg["rl"].get("state_value_beta", 0.0) or 0.0)
+        samples = []
+        for i, r in enumerate(records):
+            per_turn = turn_advantages(float(adv[i]), r, beta)
+            samples.extend(Sample(t.prompt_ids, t.completion_ids, t.logprobs, a, i)
+                           for t, a in zip(r.turns, per_turn) if t.completion_ids)
         return samples, adv, records
 
     def train_update(self) -> dict:
@@ -584,6 +589,18 @@ def _seat_returns(records) -> dict:
     for r in records:
         by_seat.setdefault(str(r.seat), []).append(float(r.episode_return))
     return {"seats": [r.seat for r in records], "return_by_seat": {k: float(np.mean(v)) for k, v in sorted(by_seat.items())}}
+
+
+def turn_advantages(episode_adv: float, record, beta: float) -> list[float]:
+    """A_{i,t} = (R_i - b_i) + beta (V(s_{t+1}) - V(s_t)) per turn of one seat's record
+    (gamesmith.md §5.3, ours): s_{t+1} is the seat's next decision state, and after its last
+    decision the end of the episode, valued at the seat's return. Turns without a recorded value
+    (single-agent tasks, beta = 0) get the episode's advantage alone."""
+    turns = record.turns
+    if beta == 0 or not turns or any(t.value is None for t in turns):
+        return [episode_adv] * len(turns)
+    values = [t.value for t in turns] + [float(record.episode_return)]
+    return [episode_adv + beta * (values[k + 1] - values[k]) for k in range(len(turns))]
 
 
 def _estimator_log(estimator, adv: np.ndarray, records) -> dict:
