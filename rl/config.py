@@ -141,10 +141,21 @@ class DPPOConfig:
 
 
 @dataclass
+class SFTConfig:
+    """Distillation (rl.mode=sft, rl/sft.py): teacher trajectory files and the pass schedule."""
+
+    data: List[str] = field(default_factory=list)  # JSONL trajectory files of teacher episodes
+    epochs: int = 8
+    batch_size: int = 32  # teacher turns per update
+
+
+@dataclass
 class RLConfig:
     """Loss, advantage, budget and step settings. Defaults are the quick CPU demo (tiny model,
     action tokens, dummy/arrow-1); the paper's settings are the experiment presets."""
 
+    mode: str = "rl"  # rl (rollouts + advantages) | sft (distillation on rl.sft.data; rl/sft.py)
+    sft: SFTConfig = field(default_factory=SFTConfig)
     loss: str = "dppo"  # dppo | ipo; each loss reads its own section
     ipo: IPOConfig = field(default_factory=IPOConfig)
     dppo: DPPOConfig = field(default_factory=DPPOConfig)

@@ -54,6 +54,12 @@ def dppo_terms(logp, q, adv, *, mask_low: float = 0.2, mask_high: float = 0.2, t
     return TokenTerms(loss, keep)
 
 
+def sft_terms(logp, q, adv) -> TokenTerms:
+    """Distillation (rl.mode=sft): next-token cross-entropy -log p of the teacher's token; the
+    sampler log-prob and the advantage play no part."""
+    return TokenTerms(-logp, jnp.ones_like(logp))
+
+
 def token_terms_fn(name: str, **kwargs) -> Callable[..., TokenTerms]:
     """The per-token terms of a named loss with its hyper-parameters bound (unknown
     hyper-parameter names raise TypeError now, not at trace time)."""
@@ -65,6 +71,10 @@ def token_terms_fn(name: str, **kwargs) -> Callable[..., TokenTerms]:
         return lambda logp, q, adv: ipo_terms(logp, q, adv, **kwargs)
     if name == "dppo":
         return lambda logp, q, adv: dppo_terms(logp, q, adv, **kwargs)
+    if name == "sft":
+        if kwargs:
+            raise TypeError(f"the sft loss takes no settings, got {sorted(kwargs)}")
+        return sft_terms
     raise ValueError(f"unknown loss {name!r}; choose one of {', '.join(LOSSES)} (rl.loss)")
 
 

@@ -74,6 +74,15 @@ class ArrayPlayer:
     name: str = "array"
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class NarratedPlayer(ArrayPlayer):
+    """An array player whose moves are also recorded as text turns, as a teacher for distillation
+    (rl/sft.py): each turn stores the seat's observation and `narrate(action name)` as the
+    completion (no token ids: the student tokenizes the text). Its seat yields a record."""
+
+    narrate: Callable[[str | None], str] = lambda name: f"<action>{name}</action>"
+
+
 Player = Union[Policy, ArrayPlayer]
 Opponents = Union[Mapping[int, Player], Sequence[Mapping[int, Player]], None]
 
@@ -312,7 +321,7 @@ def _episodes(policy: Policy, episodes: Sequence[tuple[str, int]], seatings: lis
                             "ArrayPlayer; wrap an array policy as ArrayPlayer(fn, name)")
         players = [seating.get(s, policy) for s in range(n)]
         seats = {s: _Seat(s, p, system_prompt(env.card, harness, seat=s if n > 1 else None))
-                 for s, p in enumerate(players) if not isinstance(p, ArrayPlayer)}
+                 for s, p in enumerate(players) if not isinstance(p, ArrayPlayer) or isinstance(p, NarratedPlayer)}
         arrays = {s: p for s, p in enumerate(players) if isinstance(p, ArrayPlayer)}
         eps.append(_Episode(i, task, int(seed), env, seats, arrays, np.zeros(n)))
     return eps
@@ -336,6 +345,8 @@ class _Rollout:
         for e in eps:
             for seat in e.seats.values():
                 p = seat.policy
+                if isinstance(p, ArrayPlayer):
+                    continue  # a narrated array player sends no prompts
                 if id(p) not in self.guards:
                     limit = max_model_len if max_model_len is not None else getattr(p, "max_model_len", None)
                     self.guards[id(p)] = (_ContextGuard(p, limit, sampling.max_new_tokens),
@@ -388,17 +399,40 @@ class _Rollout:
                     by_player.setdefault(id(e.arrays[s]), (e.arrays[s], []))[1].append(j)
                 else:
                     text_rows.append(j)
+            narrated: list[tuple[int, int]] = []
             for player, js in by_player.values():
                 acts = batch.array_actions(t, player)
                 actions.update({batch.episodes[j].index: int(acts[j]) for j in js})
+                if isinstance(player, NarratedPlayer):
+                    narrated.extend((j, int(acts[j])) for j in js)
+            if not text_rows and not narrated:
+                continue
+            frames = batch.frames(to_play)
             if text_rows:
-                frames = jax.tree.map(lambda x: x[np.asarray(text_rows)], batch.frames(to_play))
+                picked = jax.tree.map(lambda x: x[np.asarray(text_rows)], frames)
                 values = batch.values(to_play) if self.record_values else None
-                for j, obs in zip(text_rows, render_batch(batch.env.card, frames)):
+                for j, obs in zip(text_rows, render_batch(batch.env.card, picked)):
                     e = batch.episodes[j]
                     v = None if values is None else float(values[j])
                     moves.append(_Move(e, e.seats[int(to_play[j])], obs.render(), value=v))
+            if narrated:
+                picked = jax.tree.map(lambda x: x[np.asarray([j for j, _ in narrated])], frames)
+                for (j, a), obs in zip(narrated, render_batch(batch.env.card, picked)):
+                    e = batch.episodes[j]
+                    self._narrate(e, e.seats[int(to_play[j])], obs.render(), a)
         return moves, actions
+
+    def _narrate(self, e: _Episode, seat: _Seat, observation: str, action: int) -> None:
+        """A narrated array player's move as a text turn of its seat (see NarratedPlayer)."""
+        actions = e.env.card.actions
+        name = actions[action] if 0 <= action < len(actions) else None
+        shown = min(self.harness.history, len(seat.history))
+        turn = TurnRecord(t=len(e.joint_actions), observation=observation, history_shown=shown, history_dropped=0,
+                          prompt_ids=[], completion_ids=[], logprobs=[], completion=seat.policy.narrate(name),
+                          finish_reason="stop", parse_status=OK, action=action, action_name=name, reward=0.0,
+                          terminated=False, truncated=False, seat=seat.seat)
+        seat.turns.append(turn)
+        seat.history.append((observation, name if name is not None else "(no action)"))
 
     # 2. prompt -----------------------------------------------------------------------------------
     def prompt(self, moves: list[_Move]) -> None:

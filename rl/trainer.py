@@ -79,6 +79,7 @@ class Plan:
     resume_step: int | None
     opponent: str = "self"  # multi-seat tasks: rl.opponent
     train_seats: tuple[int, ...] | None = None  # multi-seat tasks: rl.train_seats (None = all)
+    mode: str = "rl"  # rl | sft (rl/sft.py)
 
 
 def validate(cfg: Any) -> Plan:
@@ -136,6 +137,11 @@ def validate(cfg: Any) -> Plan:
         if resume_step is None:
             raise ConfigError(f"resume=true but {ckpt_dir} holds no checkpoint; start with resume=false")
     updates = b // (g * k)
+    mode = _get(cfg, "rl.mode", "rl")
+    if mode not in ("rl", "sft"):
+        raise ConfigError(f"unknown rl.mode={mode!r}; choose rl (rollouts) or sft (distillation on rl.sft.data)")
+    if mode == "sft":
+        updates = _sft_updates(cfg)
     if policy == "vllm":
         url = _get(cfg, "server.url")
         if not url:
@@ -150,7 +156,22 @@ def validate(cfg: Any) -> Plan:
                 client.close()
         except PolicyServerError as e:
             raise ConfigError(f"vLLM server at {url} is not usable: {e}") from None
-    return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step, opponent, train_seats)
+    return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step, opponent, train_seats, mode)
+
+
+def _sft_updates(cfg: Any) -> int:
+    """The number of distillation updates rl.sft asks for (teacher files read and counted)."""
+    from rl import sft
+    data = list(_get(cfg, "rl.sft.data", []) or [])
+    if not data:
+        raise ConfigError("rl.mode=sft needs rl.sft.data=[FILE.jsonl, ...]: trajectory files of teacher episodes "
+                          "(e.g. written by rl.teacher or glyphjax-eval with a trajectory output)")
+    try:
+        n = sft.count_samples(sft.read_teacher(data))
+        return sft.Schedule(n, int(_get(cfg, "rl.sft.batch_size", 32)), int(_get(cfg, "rl.sft.epochs", 8)),
+                            int(cfg.get("seed", 0))).num_updates
+    except (FileNotFoundError, ValueError) as e:
+        raise ConfigError(f"rl.sft: {e}") from None
 
 
 def _seating(cfg: Any, ids: list[str]) -> tuple[str, tuple[int, ...] | None]:
@@ -358,7 +379,9 @@ class Trainer:
         mesh_cfg = _get(c, "mesh", {}) or {}
         from rl import sharding as S
         mesh = S.make_mesh(int(mesh_cfg.get("data", -1)), int(mesh_cfg.get("model", 1)))
-        step_cfg = StepConfig(loss=rl["loss"], loss_kwargs=dict(rl.get(rl["loss"]) or {}), lr=float(rl["lr"]),
+        sft_mode = p.mode == "sft"
+        step_cfg = StepConfig(loss="sft" if sft_mode else rl["loss"],
+                              loss_kwargs={} if sft_mode else dict(rl.get(rl["loss"]) or {}), lr=float(rl["lr"]),
                               compute_dtype=rl.get("compute_dtype", "float32"), remat=bool(rl.get("remat", False)),
                               temperature=float(_get(c, "policy.temperature")), fsdp=bool(mesh_cfg.get("fsdp", True)))
         apply_fn = None
@@ -375,6 +398,8 @@ class Trainer:
                                        top_p=float(_get(c, "policy.top_p")), top_k=int(_get(c, "policy.top_k")),
                                        max_new_tokens=int(_get(c, "policy.max_new_tokens")), seed=int(c.get("seed", 0)))
         self.policy = self._make_policy(model)
+        if sft_mode:
+            self._load_teacher()
         self.update = 0
         self.task_cursor = 0
         self.seed_cursor: dict[str, int] = {t: 0 for t in p.task_ids}
@@ -385,6 +410,36 @@ class Trainer:
         (p.out_dir / "config.json").write_text(json.dumps(c, indent=1, default=str))
         if p.resume_step is not None:
             self._restore()
+
+    def _load_teacher(self) -> None:
+        """The teacher samples tokenized for this student and their schedule (rl/sft.py)."""
+        from rl import sft
+        sc = self.cfg["rl"]["sft"]
+        records = sft.read_teacher(list(sc["data"]))
+        action_ids = dict(zip(self.action_names, self.allowed)) if self.allowed is not None else None
+        prefix = self.tokenizer.hf.encode("<action>", add_special_tokens=False) if action_ids else []
+        self.sft_samples = sft.teacher_samples(records, self.tokenizer, action_ids, prefix)
+        self.schedule = sft.Schedule(len(self.sft_samples), int(sc["batch_size"]), int(sc["epochs"]),
+                                     int(self.cfg.get("seed", 0)))
+
+    def sft_update(self) -> dict:
+        """One distillation step on the schedule's batch for this update."""
+        rl = self.cfg["rl"]
+        t0 = time.perf_counter()
+        samples = [self.sft_samples[i] for i in self.schedule.indices(self.update)]
+        batch = self.step.build(samples, int(rl.get("micro_batch_size", 8)), bucket=int(rl.get("bucket", 64)),
+                                max_length=rl.get("max_seq_len"))
+        metrics = self.step.step(batch)
+        t1 = time.perf_counter()
+        self.update += 1
+        self.push_weights()
+        rec = {"kind": "sft", "update": self.update, "num_updates": self.plan.num_updates,
+               "epoch": (self.update - 1) // self.schedule.per_epoch, "samples": len(samples),
+               "loss": metrics.get("loss", 0.0), "grad_norm": metrics.get("grad_norm", 0.0),
+               "trainable_tokens": metrics.get("trainable_tokens", 0.0), "weight_version": self.weight_version,
+               "time_step": t1 - t0, "lr": float(rl["lr"])}
+        self.log.write(rec)
+        return rec
 
     # -- policy ------------------------------------------------------------------------------------
     def _make_policy(self, model):
@@ -483,6 +538,8 @@ class Trainer:
         return samples, adv, records
 
     def train_update(self) -> dict:
+        if self.plan.mode == "sft":
+            return self.sft_update()
         c, p = self.cfg, self.plan
         groups = self.next_groups()
         t0 = time.perf_counter()
