@@ -129,6 +129,21 @@ def test_train_config__paper_presets_carry_the_paper_settings(tmp_path):
         assert cfg.model.random_init_std is None and not cfg.rl.action_tokens and cfg.policy.temperature == 1.0
 
 
+def test_train_config__gamesmith_presets_carry_the_recipe(tmp_path):
+    """gamesmith.md §5.1-5.2: self-play with Crab kappa 4 and the state-value term, G = 5, 200
+    steps, temperature 1, 16,384 tokens; distillation 8 epochs x 32; the toys validate on a CPU."""
+    from rl.trainer import validate
+    sp = compose(["+experiment=gamesmith_selfplay"], tmp_path)
+    assert (sp.rl.advantage, sp.rl.advantage_kwargs["kappa"], sp.rl.state_value_beta, sp.rl.opponent) == \
+        ("crab", 4.0, 1.0, "self")
+    assert sp.rl.rollout_budget // (sp.rl.group_size * sp.rl.groups_per_update) == 200 and sp.rl.group_size == 5
+    assert (sp.policy.temperature, sp.policy.max_new_tokens, sp.tasks.name) == (1.0, 16384, "zerosum_train")
+    sft = compose(["+experiment=gamesmith_sft"], tmp_path)
+    assert (sft.rl.mode, sft.rl.sft.epochs, sft.rl.sft.batch_size) == ("sft", 8, 32)
+    plan = validate(compose(["+experiment=gamesmith_selfplay_toy"], tmp_path))
+    assert plan.task_ids == ["zerosum/tictactoe/base"] and plan.num_updates == 4 and plan.mode == "rl"
+
+
 def test_train_cli__tasks_given_a_task_id_trains_on_that_task(tmp_path):
     from rl.hydra_cli import rewrite_task_arg
     from rl.trainer import validate
