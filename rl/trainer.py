@@ -214,6 +214,11 @@ def start_banner(trainer: "Trainer") -> str:
     tasks = ", ".join(p.task_ids[:3]) + (f" (+{len(p.task_ids) - 3} more)" if len(p.task_ids) > 3 else "")
     given = _get(trainer.cfg, "model.path")
     model = trainer.model_path if given else _get(trainer.cfg, "model.name", trainer.model_path)
+    if p.mode == "sft":
+        sc = trainer.cfg["rl"]["sft"]
+        return (f"glyphjax-train: {model} ({n_params / 1e6:.2f}M params), distillation: {p.num_updates} updates of "
+                f"{sc['batch_size']} teacher turns ({len(trainer.sft_samples)} turns x {sc['epochs']} epochs); "
+                f"evaluated on {tasks}; out {p.out_dir}")
     return (f"glyphjax-train: {model} ({n_params / 1e6:.2f}M params), "
             f"policy {p.policy}, {p.num_updates} updates x {p.group_size * p.groups_per_update} rollouts "
             f"({p.groups_per_update} x G={p.group_size}) on {tasks}; out {p.out_dir}")
@@ -313,6 +318,10 @@ class MetricsLog:
         if self.console:
             if record.get("kind") == "eval":
                 print(f"[eval  {record['update']:4d}] return {record['return_mean']:.3f}")
+            elif record.get("kind") == "sft":
+                print(f"[sft   {record['update']:4d}/{record['num_updates']}] epoch {record['epoch']} "
+                      f"samples {record['samples']} loss {record['loss']:.4f} grad {record['grad_norm']:.3f} "
+                      f"t(step) {record['time_step']:.1f}s")
             else:
                 print(f"[train {record['update']:4d}/{record['num_updates']}] rollouts {record['rollouts']:6d} "
                       f"return {record['return_mean']:.3f} loss {record['loss']:+.4f} "
