@@ -7,6 +7,8 @@
     glyphjax-eval policy=local model=PATH            LLM evaluation through rl.llm_eval.evaluate_llm
     glyphjax-eval policy=vllm server.url=URL model=NAME
     glyphjax-eval -m policy=random,scripted          a sweep: one directory per job
+    glyphjax-eval suite=reasoning_gym policy=vllm server.url=URL model=NAME [reasoning_gym.compare=RESULTS]
+                                                     Reasoning Gym transfer (eval/reasoning_transfer.py)
 
 Every run writes to its own directory (Hydra's run dir `runs/eval/<time>`, for `-m`
 `runs/eval-sweep/<time>/<job>`): `.hydra/config.yaml`, `results.json`, and for LLM policies
@@ -46,7 +48,8 @@ def spec() -> CLISpec:
                   "glyphjax-eval policy=random tasks=classics seeds=200",
                   "glyphjax-eval tasks=classics/snake-easy policy=scripted",
                   "glyphjax-eval policy=local model=PATH tasks=snake seeds=25",
-                  "glyphjax-eval -m policy=random,scripted tasks=dummy   one directory per job"])
+                  "glyphjax-eval -m policy=random,scripted tasks=dummy   one directory per job",
+                  "glyphjax-eval suite=reasoning_gym policy=vllm server.url=URL model=NAME   transfer eval"])
 
 
 def output_paths(cfg: DictConfig, run_dir: Path | None) -> tuple[str | None, str | None]:
@@ -78,6 +81,8 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
     from eval.tables import print_summary_table
     from eval.tasksets import tasks_from_config
 
+    if cfg.get("suite") is not None:
+        return run_suite(cfg, run_dir)
     try:
         tasks = tasks_from_config(cfg.tasks)
     except glyphjax.UnknownTaskError as e:
@@ -151,6 +156,17 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
         write_replay(trajectories, Path(trajectories).with_name("replay.html") if run_dir and not cfg.out
                      else Path(trajectories).with_suffix(".html"))
     return doc
+
+
+def run_suite(cfg: DictConfig, run_dir: Path | None) -> dict:
+    """`suite=NAME`: a non-game evaluation suite (reasoning_gym: eval/reasoning_transfer.py)."""
+    if cfg.suite != "reasoning_gym":
+        fail(f"unknown suite {cfg.suite!r}; the suites are: reasoning_gym (or leave suite unset for games)")
+    from eval.reasoning_transfer import run_from_config
+    try:
+        return run_from_config(cfg, output_paths(cfg, run_dir)[0])
+    except (ImportError, OSError, RuntimeError, ValueError) as e:
+        fail(f"reasoning_gym evaluation failed: {type(e).__name__}: {e}")
 
 
 def write_replay(trajectories: str, page: Path) -> None:

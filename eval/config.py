@@ -7,7 +7,7 @@ Evaluation-only keys are declared here with their one default; the groups shared
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING
@@ -21,6 +21,20 @@ class BootstrapConfig:
     resamples: int = 10000
     seed: int = 0
     confidence: float = 0.95
+
+
+@dataclass
+class ReasoningGymConfig:
+    """`suite=reasoning_gym` (eval/reasoning_transfer.py): the paper's transfer protocol."""
+
+    tasks: List[str] = field(default_factory=list)  # Reasoning Gym dataset names; [] = the 31 of TRANSFER_TASKS
+    problems: int = 100  # problems per task
+    attempts: int = 3  # completions per problem
+    seed: int = 0  # the datasets' generator seed: same seed, same problems
+    temperature: float = 0.6
+    top_p: float = 0.9
+    max_new_tokens: int = 16384  # the large output budget (ours: the paper gives no number)
+    compare: Optional[str] = None  # another reasoning_gym results.json: paired interval, this run minus that one
 
 
 @dataclass
@@ -43,6 +57,8 @@ class EvalConfig:
     server: ServerConfig = field(default_factory=ServerConfig)
     progress: bool = True
     replay: bool = True  # LLM runs: write replay.html beside the trajectories
+    suite: Optional[str] = None  # reasoning_gym: the Reasoning Gym transfer protocol instead of games
+    reasoning_gym: ReasoningGymConfig = field(default_factory=ReasoningGymConfig)
 
 
 def register_eval_schema() -> None:

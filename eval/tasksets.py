@@ -27,6 +27,9 @@ def resolve_tasks(ids: Iterable[str] | str, track: str | None = None,
 
 def tasks_from_config(tasks_cfg: Any) -> list[str]:
     get = tasks_cfg.get if hasattr(tasks_cfg, "get") else (lambda k, d=None: getattr(tasks_cfg, k, d))
+    if get("mixture", None):
+        from rl.mixture import mixture_tasks
+        return mixture_tasks(dict(get("mixture")), get("track", None) or "standard")[0]
     ids = get("ids", None)
     if ids is None:
         raise ValueError("the task set has no ids; use tasks=snake|classics|minigrid|standard|dummy|all "

@@ -17,6 +17,7 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING
 
 from glyphjax.harness.prompt import HarnessConfig
+from rl.distributed import DistributedConfig
 from rl.losses import dppo_terms, ipo_terms
 from rl.policies.base import SamplingParams
 from rl.policies.vllm import VLLMPolicy
@@ -116,6 +117,7 @@ class TaskSetConfig:
     ids: List[str] = field(default_factory=list)
     track: Optional[str] = None
     exclude: List[str] = field(default_factory=list)
+    mixture: Dict[str, int] = field(default_factory=dict)  # suite -> quota: ids by rule (rl/mixture.py), instead of ids
 
 
 @dataclass
@@ -178,6 +180,7 @@ class RLConfig:
     action_tokens: bool = True  # toy mode: prefill <action>, sample one action-name token
     opponent: str = "self"  # multi-seat tasks: self | random | scripted (rl/seating.py)
     train_seats: Any = "all"  # multi-seat tasks: all | [0] | [1] ... (rl/seating.py)
+    task_weights: Dict[str, float] = field(default_factory=dict)  # glob -> weight: weighted group draws (rl/mixture.py)
 
 
 @dataclass
@@ -226,6 +229,7 @@ class TrainConfig:
     eval: TrainEvalConfig = field(default_factory=TrainEvalConfig)
     server: ServerConfig = field(default_factory=ServerConfig)
     log: LogConfig = field(default_factory=LogConfig)
+    distributed: DistributedConfig = field(default_factory=DistributedConfig)  # multi-host (rl/distributed.py)
 
 
 # Keys that moved: an override of the old name is refused with the new one.

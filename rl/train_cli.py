@@ -45,8 +45,13 @@ def _interrupted_where(cfg) -> str:
 
 def _run(cfg) -> None:
     from rl.checkpoint import CheckpointError
+    from rl.distributed import initialize
     from rl.policies.vllm import PolicyServerError
     from rl.trainer import ConfigError, train
+    try:
+        initialize(cfg.get("distributed"))
+    except ValueError as e:
+        fail(APP, f"configuration: {e}")
     try:
         train(cfg)
     except (ConfigError, CheckpointError) as e:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import math
 import os
 import time
@@ -49,6 +50,7 @@ from rl.policies.vllm import PolicyServerError  # stdlib-only client module: che
 from rl.train_step import Sample, StepConfig, TrainStep
 
 POLICIES = ("local", "vllm")
+log = logging.getLogger(__name__)
 
 
 class ConfigError(ValueError):
@@ -84,8 +86,6 @@ class Plan:
 
 def validate(cfg: Any) -> Plan:
     """Check everything cheap first; raise ConfigError naming the key and the fix."""
-    from glyphjax.core.registry import UnknownTaskError, task_ids
-
     rl = _get(cfg, "rl")
     if rl is None:
         raise ConfigError("config has no `rl` section; use conf/train.yaml (glyphjax-train) or pass rl=default")
@@ -111,13 +111,7 @@ def validate(cfg: Any) -> Plan:
     lr = _get(cfg, "rl.lr")
     if not isinstance(lr, (int, float)) or not lr > 0:
         raise ConfigError(f"rl.lr must be a positive number, got {lr!r}")
-    ids_cfg = _get(cfg, "tasks.ids")
-    if not ids_cfg:
-        raise ConfigError("tasks.ids is empty; choose a task set, e.g. tasks=snake_easy or tasks.ids='[dummy/arrow-1]'")
-    try:
-        ids = task_ids(list(ids_cfg))
-    except UnknownTaskError as e:
-        raise ConfigError(f"tasks.ids: {e}") from None
+    ids = _training_ids(cfg)
     try:
         check_training_ids(ids)
     except ValueError as e:
@@ -172,6 +166,35 @@ def _sft_updates(cfg: Any) -> int:
                             int(cfg.get("seed", 0))).num_updates
     except (FileNotFoundError, ValueError) as e:
         raise ConfigError(f"rl.sft: {e}") from None
+
+
+def _training_ids(cfg: Any) -> list[str]:
+    """tasks.mixture (a quota per suite, rl/mixture.py) or tasks.ids (ids and globs)."""
+    from glyphjax.core.registry import UnknownTaskError, task_ids
+    from rl.mixture import mixture_tasks, task_weights
+    quota = _get(cfg, "tasks.mixture")
+    if quota:
+        try:
+            ids, short = mixture_tasks(dict(quota))
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+        if not ids:
+            raise ConfigError(f"tasks.mixture {dict(quota)} selects no registered task (suites missing: {sorted(short)})")
+        if short:
+            log.info("tasks.mixture: %d tasks; not (yet) registered: %s", len(ids), short)
+    else:
+        ids_cfg = _get(cfg, "tasks.ids")
+        if not ids_cfg:
+            raise ConfigError("tasks.ids is empty; choose a task set, e.g. tasks=snake_easy or tasks.ids='[dummy/arrow-1]'")
+        try:
+            ids = task_ids(list(ids_cfg))
+        except UnknownTaskError as e:
+            raise ConfigError(f"tasks.ids: {e}") from None
+    try:
+        task_weights(ids, dict(_get(cfg, "rl.task_weights", {}) or {}))
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    return ids
 
 
 def _seating(cfg: Any, ids: list[str]) -> tuple[str, tuple[int, ...] | None]:
@@ -511,9 +534,18 @@ class Trainer:
 
     # -- one update ----------------------------------------------------------------------------------
     def next_groups(self) -> list[tuple[str, list[int]]]:
+        """This update's groups: weighted draws over the task list when the run is a mixture
+        (rl/mixture.py), else the tasks in turn; each group takes the task's next training seeds."""
+        from rl.mixture import draw_groups, task_weights
+        p = self.plan
+        patterns = dict(_get(self.cfg, "rl.task_weights", {}) or {})
+        if patterns or _get(self.cfg, "tasks.mixture"):
+            tasks = draw_groups(p.task_ids, task_weights(p.task_ids, patterns), p.groups_per_update,
+                                int(_get(self.cfg, "seed", 0)), self.update)
+        else:
+            tasks = [p.task_ids[(self.task_cursor + i) % len(p.task_ids)] for i in range(p.groups_per_update)]
         groups = []
-        for _ in range(self.plan.groups_per_update):
-            task = self.plan.task_ids[self.task_cursor % len(self.plan.task_ids)]
+        for task in tasks:
             self.task_cursor += 1
             groups.append((task, seedlib.train_seeds(self.seed_cursor[task], self.plan.group_size)))
             self.seed_cursor[task] += self.plan.group_size
@@ -568,7 +600,8 @@ class Trainer:
         returns = [float(r.episode_return) for r in records]
         rec = {"kind": "train", "update": self.update, "num_updates": p.num_updates,
                "rollouts": self.update * p.group_size * p.groups_per_update, "weight_version": self.weight_version,
-               "tasks": [t for t, _ in groups], "returns": returns, "return_mean": float(np.mean(returns)),
+               "tasks": [t for t, _ in groups], "seeds": [list(sd) for _, sd in groups], "returns": returns,
+               "return_mean": float(np.mean(returns)),
                **_seat_returns(records), **_estimator_log(self.estimator, adv, records),
                "length_mean": float(np.mean([r.length for r in records])),
                "prompt_tokens": int(sum(r.prompt_tokens for r in records)),
@@ -603,6 +636,8 @@ class Trainer:
         rec = {"kind": "eval", "update": self.update, "weight_version": self.weight_version,
                "return_mean": float(np.mean([np.mean(v) for v in per_task.values()])),  # tasks weighted equally
                "per_task": {k: float(np.mean(v)) for k, v in per_task.items()},
+               "per_suite": _per_suite({k: float(np.mean(v)) for k, v in per_task.items()}),
+               "seeds": [int(s) for s in seeds],
                "episodes": len(self.plan.task_ids) * n * repeats, "returns": [float(r.episode_return) for r in records]}
         self.log.write(rec)
         return rec
@@ -644,6 +679,14 @@ class Trainer:
                  f"no checkpoint was written yet ({self.plan.ckpt_dir}); restart the server and start again")
         return PolicyServerError(f"training stopped with {self.update} of {self.plan.num_updates} updates done (weight "
                                  f"version {self.weight_version}): the policy server failed: {e}. {where}")
+
+
+def _per_suite(per_task: dict[str, float]) -> dict[str, float]:
+    """Mean held-out return per suite, its tasks weighted equally."""
+    suites: dict[str, list[float]] = {}
+    for t, v in per_task.items():
+        suites.setdefault(t.split("/", 1)[0], []).append(v)
+    return {s: float(np.mean(v)) for s, v in sorted(suites.items())}
 
 
 def _seat_returns(records) -> dict:
