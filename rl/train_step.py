@@ -17,7 +17,16 @@ full-batch gradient of `(1/N) sum m * loss`. Then global-norm clipping at 1 and 
 shardings of rl/sharding.py; the batch is split over "data" along rows. Options: `compute_dtype`
 ("bfloat16" casts parameters for the forward/backward; master weights and the loss stay float32),
 `remat` (jax.checkpoint around each micro-batch's forward with a policy that saves only matmul
-outputs; per-layer remat belongs to the model's own config when it offers one).
+outputs; per-layer remat belongs to the model's own config when it offers one), `window`.
+
+Completion window (`StepConfig.window`, what the trainer uses with rl/models/qwen3): the output
+head runs only on each row's completion positions. `targets`, `mask`, `q` and `adv` are then
+[micro_batches, rows, W] with W the bucketed longest completion, and `start` [micro_batches,
+rows, 1] is where each row's completion begins (prompt length - 1); the model's hidden states at
+`start + 0..W-1` go through the head. Prompts of thousands of tokens with completions of a few
+then cost the head W positions per row instead of the whole length (the head is the largest
+matmul of a small model with a large vocabulary). Results equal the full layout's on every
+trainable token.
 """
 
 from __future__ import annotations
@@ -90,10 +99,14 @@ def bucket_length(n: int, bucket: int) -> int:
     return bucket * (3 * p // 4 if p >= 4 and k <= 3 * p // 4 else p)
 
 
+WINDOW_BUCKET = 8  # completion windows are 8 x 1, 2, 3, 4, 6, ... tokens
+
+
 def build_batch(samples: Sequence[Sample], micro_batch_size: int, *, bucket: int = 64,
                 rows_multiple: int = 1, max_length: int | None = None,
-                min_micro_batches: int = 1) -> dict[str, np.ndarray]:
-    """Lay samples out as [micro_batches, rows, length] arrays (see module docstring).
+                min_micro_batches: int = 1, window: bool = False) -> dict[str, np.ndarray]:
+    """Lay samples out as [micro_batches, rows, length] arrays (see module docstring); with
+    `window`, the per-token arrays cover each row's completion window only.
 
     rows = micro_batch_size rounded up to `rows_multiple` (the "data" axis size); missing rows are
     padding with mask 0. A sample longer than `max_length` raises (it would be silently cut).
@@ -111,20 +124,27 @@ def build_batch(samples: Sequence[Sample], micro_batch_size: int, *, bucket: int
     order = sorted(range(len(samples)), key=lambda i: -len(samples[i]))
     n_micro = max(min_micro_batches, -(-len(samples) // rows))
     shape = (n_micro * rows, length)
-    out = {"inputs": np.zeros(shape, np.int32), "targets": np.zeros(shape, np.int32),
-           "mask": np.zeros(shape, np.float32), "q": np.zeros(shape, np.float32),
-           "adv": np.zeros(shape, np.float32)}
+    width = bucket_length(max(len(s.completion_ids) for s in samples), WINDOW_BUCKET) if window else length
+    wshape = (n_micro * rows, width)
+    out = {"inputs": np.zeros(shape, np.int32), "targets": np.zeros(wshape, np.int32),
+           "mask": np.zeros(wshape, np.float32), "q": np.zeros(wshape, np.float32),
+           "adv": np.zeros(wshape, np.float32)}
+    if window:
+        out["start"] = np.zeros((n_micro * rows, 1), np.int32)
     for r, i in enumerate(order):
         s = samples[i]
         toks = np.asarray(list(s.prompt_ids) + list(s.completion_ids), np.int32)
         n, p = len(toks) - 1, len(s.prompt_ids)
-        out["inputs"][r, :n] = toks[:-1]
-        out["targets"][r, :n] = toks[1:]
         c = len(s.completion_ids)
-        out["mask"][r, p - 1:p - 1 + c] = 1.0
-        out["q"][r, p - 1:p - 1 + c] = np.asarray(s.logprobs, np.float32)
-        out["adv"][r, :n] = s.advantage
-    return {k: v.reshape(n_micro, rows, length) for k, v in out.items()}
+        out["inputs"][r, :n] = toks[:-1]
+        lo = p - 1 if window else 0  # first position the per-token arrays cover
+        if window:
+            out["start"][r, 0] = lo
+        out["targets"][r, :n - lo] = toks[lo + 1:][:width]
+        out["mask"][r, p - 1 - lo:p - 1 - lo + c] = 1.0
+        out["q"][r, p - 1 - lo:p - 1 - lo + c] = np.asarray(s.logprobs, np.float32)
+        out["adv"][r, :n - lo] = s.advantage
+    return {k: v.reshape(n_micro, rows, v.shape[1]) for k, v in out.items()}
 
 
 def token_logprobs(logits: jax.Array, targets: jax.Array, temperature: float = 1.0) -> jax.Array:
@@ -156,6 +176,7 @@ class StepConfig:
     remat: bool = False
     temperature: float = 1.0
     fsdp: bool = True
+    window: bool = False  # output head on the completion window only (see module docstring)
 
     def __post_init__(self):
         L.token_terms_fn(self.loss, **self.loss_kwargs)  # unknown loss / kwargs -> clear error
@@ -172,8 +193,13 @@ class TrainStep:
     """
 
     def __init__(self, model: nnx.Module, config: StepConfig, mesh: jax.sharding.Mesh | None = None,
-                 apply_fn: ApplyFn = default_apply):
+                 apply_fn: ApplyFn = default_apply, logit_filter: Callable[[jax.Array], jax.Array] | None = None):
+        if config.window and not (hasattr(model, "hidden_states") and hasattr(model, "logits")):
+            raise ValueError("StepConfig.window needs a model with hidden_states() and logits() (rl.models.qwen3)")
+        if config.window and apply_fn is not default_apply:
+            raise ValueError("StepConfig.window runs the model's own head; pass logit_filter instead of apply_fn")
         self.config = config
+        self.logit_filter = logit_filter
         self.mesh = mesh if mesh is not None else S.make_mesh(data=1, model=1, devices=jax.devices()[:1])
         self.apply_fn = apply_fn
         self.graphdef, param_state, self.rest = nnx.split(model, nnx.Param, ...)
@@ -204,15 +230,28 @@ class TrainStep:
         nnx.replace_by_pure_dict(state, params)
         return nnx.merge(self.graphdef, state, self.rest)
 
-    def _micro_logp(self, params: Any, inputs: jax.Array, targets: jax.Array) -> jax.Array:
-        def forward(params, inputs):
-            return self.apply_fn(self._merge(params), inputs)
+    def _micro_logp(self, params: Any, mb: dict) -> jax.Array:
+        """Log-probs of a micro-batch's targets (full length, or the completion window)."""
+        inputs, targets = mb["inputs"], mb["targets"]
+        window = self.config.window
+        filt = self.logit_filter
+
+        def forward(params, inputs, start):
+            model = self._merge(params)
+            if not window:
+                logits = self.apply_fn(model, inputs)
+            else:
+                positions = jnp.broadcast_to(jnp.arange(inputs.shape[-1], dtype=jnp.int32), inputs.shape)
+                hidden, _ = model.hidden_states(inputs, positions)
+                at = jnp.clip(start + jnp.arange(targets.shape[-1], dtype=jnp.int32), 0, inputs.shape[-1] - 1)
+                logits = model.logits(jnp.take_along_axis(hidden, at[..., None], axis=1))
+            return logits if filt is None else filt(logits)
         if self.config.remat:
             forward = jax.checkpoint(forward, policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable)
-        return token_logprobs(forward(params, inputs), targets, self.config.temperature)
+        return token_logprobs(forward(params, inputs, mb.get("start")), targets, self.config.temperature)
 
     def _micro_loss_sum(self, params, mb):
-        logp = self._micro_logp(params, mb["inputs"], mb["targets"])
+        logp = self._micro_logp(params, mb)
         terms_fn = L.token_terms_fn(self.config.loss, **self.config.loss_kwargs)
         return L.masked_loss_sums(terms_fn, logp, mb["q"], mb["adv"], mb["mask"])
 
@@ -243,13 +282,13 @@ class TrainStep:
         return params, opt_state, metrics
 
     def _logp_fn(self, params, batch):
-        return jax.lax.map(lambda mb: self._micro_logp(params, mb["inputs"], mb["targets"]), batch)
+        return jax.lax.map(lambda mb: self._micro_logp(params, mb), batch)
 
     # --- host API -----------------------------------------------------------------------------
     def build(self, samples: Sequence[Sample], micro_batch_size: int, bucket: int = 64,
               max_length: int | None = None) -> dict[str, np.ndarray]:
         return build_batch(samples, micro_batch_size, bucket=bucket, rows_multiple=self.rows_multiple,
-                           max_length=max_length)
+                           max_length=max_length, window=self.config.window)
 
     def step(self, batch: dict[str, np.ndarray]) -> dict[str, float]:
         """One optimizer update from a built batch; returns host float metrics."""

@@ -415,16 +415,15 @@ class Trainer:
         step_cfg = StepConfig(loss="sft" if sft_mode else rl["loss"],
                               loss_kwargs={} if sft_mode else dict(rl.get(rl["loss"]) or {}), lr=float(rl["lr"]),
                               compute_dtype=rl.get("compute_dtype", "float32"), remat=bool(rl.get("remat", False)),
-                              temperature=float(_get(c, "policy.temperature")), fsdp=bool(mesh_cfg.get("fsdp", True)))
-        apply_fn = None
+                              temperature=float(_get(c, "policy.temperature")), fsdp=bool(mesh_cfg.get("fsdp", True)),
+                              window=hasattr(model, "hidden_states") and hasattr(model, "logits"))
+        logit_filter = None
         if self.allowed is not None:
             allowed = jnp.asarray(self.allowed, jnp.int32)
-            from rl.train_step import default_apply
 
-            def apply_fn(model, inputs):  # same restriction as the sampler: logits of action tokens only
-                logits = default_apply(model, inputs)
+            def logit_filter(logits):  # same restriction as the sampler: logits of action tokens only
                 return jnp.full_like(logits, -1e9).at[..., allowed].set(logits[..., allowed])
-        self.step = TrainStep(model, step_cfg, mesh, **({"apply_fn": apply_fn} if apply_fn else {}))
+        self.step = TrainStep(model, step_cfg, mesh, logit_filter=logit_filter)
         self.estimator = make_estimator(rl.get("advantage", "group_mean"), **dict(rl.get("advantage_kwargs") or {}))
         self.sampling = SamplingParams(temperature=float(_get(c, "policy.temperature")),  # the policy owns sampling
                                        top_p=float(_get(c, "policy.top_p")), top_k=int(_get(c, "policy.top_k")),

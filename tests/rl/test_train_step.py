@@ -188,3 +188,31 @@ def test_train_step__sharded_on_8_fake_cpu_devices_equals_single_device():
     assert res["sharded_leaves"]["dp4_tp2"] > 0 and res["sharded_leaves"]["fsdp8"] > 0, res
     for k, d in res["diffs"].items():
         assert d <= 2e-5, f"mesh {k}: max |param diff| {d} vs single device after 2 steps"
+
+
+def test_train_step__completion_window_equals_the_full_layout_on_every_trainable_token():
+    """StepConfig.window runs the head on completion positions only; loss, gradient and the
+    trainable tokens' log-probs must equal the full-length layout's (also with a logit filter)."""
+    samples = random_samples(7, seed=3)
+    allowed = jnp.array([1, 5, 9, 17])
+
+    def filt(logits):
+        return jnp.full_like(logits, -1e9).at[..., allowed].set(logits[..., allowed])
+
+    def apply_filtered(model, inputs):
+        from rl.train_step import default_apply
+        return filt(default_apply(model, inputs))
+    for kwargs, win_kwargs in [({}, {}), ({"apply_fn": apply_filtered}, {"logit_filter": filt})]:
+        full = TrainStep(tiny_model(), StepConfig(lr=1e-3, loss="dppo"), **kwargs)
+        win = TrainStep(tiny_model(), StepConfig(lr=1e-3, loss="dppo", window=True), **win_kwargs)
+        bf, bw = full.build(samples, 4, bucket=16), win.build(samples, 4, bucket=16)
+        assert bw["targets"].shape[-1] == 8 < bf["targets"].shape[-1]  # completions <= 6 tokens: window 8
+        assert bw["mask"].sum() == bf["mask"].sum()
+        lf, lw = full.logprobs(bf), win.logprobs(bw)
+        np.testing.assert_allclose(np.sort(lw[bw["mask"] > 0]), np.sort(lf[bf["mask"] > 0]), rtol=1e-5, atol=1e-6)
+        gf, gw = full.gradients(bf), win.gradients(bw)
+        for a, b in zip(jax.tree.leaves(gf), jax.tree.leaves(gw)):
+            np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-3, atol=1e-5)  # summation order differs
+        mf, mw = full.step(bf), win.step(bw)
+        assert mf["loss"] == pytest.approx(mw["loss"], rel=1e-5)
+        assert mf["trainable_tokens"] == mw["trainable_tokens"]
