@@ -156,8 +156,6 @@ class RLConfig:
     """Loss, advantage, budget and step settings. Defaults are the quick CPU demo (tiny model,
     action tokens, dummy/arrow-1); the paper's settings are the experiment presets."""
 
-    mode: str = "rl"  # rl (rollouts + advantages) | sft (distillation on rl.sft.data; rl/sft.py)
-    sft: SFTConfig = field(default_factory=SFTConfig)
     loss: str = "dppo"  # dppo | ipo; each loss reads its own section
     ipo: IPOConfig = field(default_factory=IPOConfig)
     dppo: DPPOConfig = field(default_factory=DPPOConfig)
@@ -180,6 +178,8 @@ class RLConfig:
     action_tokens: bool = True  # toy mode: prefill <action>, sample one action-name token
     opponent: str = "self"  # multi-seat tasks: self | random | scripted (rl/seating.py)
     train_seats: Any = "all"  # multi-seat tasks: all | [0] | [1] ... (rl/seating.py)
+    mode: str = "rl"  # rl (rollouts + advantages) | sft (distillation on rl.sft.data; rl/sft.py)
+    sft: SFTConfig = field(default_factory=SFTConfig)
     task_weights: Dict[str, float] = field(default_factory=dict)  # glob -> weight: weighted group draws (rl/mixture.py)
 
 
