@@ -1,0 +1,105 @@
+"""Arcade mechanics shared by the games: balls and paddles, scrolling rows, invader formations
+and cannons. Pure, jittable functions over integer cells; entity pools come from
+`glyphjax.core.entities`.
+
+Ball rules (Breakout, Pong): the ball moves one cell along each axis per turn. A component whose
+next cell would leave the walls' range flips instead of moving that turn (MinAtar's rule: at a
+wall the ball moves only along the other axis), so along one axis it runs lo, ..., hi, hi, hi - 1,
+... (`fold` is the closed form) and diagonal paths do not keep one parity of cells. A ball that
+would enter a paddle's cell instead turns back and stays where it is this turn; the paddle's
+outer thirds send it off diagonally towards their side, its middle straight back
+(`paddle_bounce`).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from glyphjax.core import entities
+from glyphjax.core.sampling import uniform_true
+
+
+# --- balls and paddles ------------------------------------------------------------------------------
+def wall_bounce(pos: jax.Array, vel: jax.Array, axis: int, lo, hi) -> tuple[jax.Array, jax.Array]:
+    """-> (move, vel): when the ball's next cell along `axis` leaves [lo, hi], that component of
+    vel flips and the ball does not move along `axis` this turn; otherwise it moves by vel."""
+    flip = (pos[axis] + vel[axis] < lo) | (pos[axis] + vel[axis] > hi)
+    move = vel.at[axis].set(jnp.where(flip, 0, vel[axis]))
+    return move, vel.at[axis].set(jnp.where(flip, -vel[axis], vel[axis]))
+
+
+def fold(x: jax.Array, v: jax.Array, steps: jax.Array, lo: int, hi: int) -> jax.Array:
+    """Where a ball at x moving v (-1, 0, +1) along one axis is after `steps` turns between walls
+    lo and hi under `wall_bounce` (the scripted policies' landing prediction)."""
+    span = hi - lo
+    m = (x - lo + v * steps) % (2 * span + 2)
+    return lo + jnp.where(m <= span, m, 2 * span + 1 - m)
+
+
+def paddle_bounce(offset: jax.Array, width: int) -> jax.Array:
+    """The ball's velocity across the paddle after it hits paddle cell `offset` (0 = first):
+    -1 on the first third, +1 on the last third, 0 (straight back) in the middle."""
+    third = max(width // 3, 1)
+    return jnp.where(offset < third, -1, jnp.where(offset >= width - third, 1, 0)).astype(jnp.int32)
+
+
+def slide(pos: jax.Array, delta: jax.Array, lo: jax.Array, hi: jax.Array) -> jax.Array:
+    """pos + delta clipped into the box [lo, hi] (per axis): a paddle or a walker at the border."""
+    return jnp.clip(pos + delta, lo, hi).astype(jnp.int32)
+
+
+def covers(top_left: jax.Array, cell: jax.Array, length: int, axis: int) -> tuple[jax.Array, jax.Array]:
+    """Does a paddle of `length` cells from `top_left` along `axis` cover `cell`? -> (hit, offset)."""
+    offset = cell[axis] - top_left[axis]
+    other = 1 - axis
+    hit = (cell[other] == top_left[other]) & (offset >= 0) & (offset < length)
+    return hit, offset
+
+
+# --- scrolling rows -----------------------------------------------------------------------------------
+def scroll(lanes: jax.Array, t: jax.Array) -> jax.Array:
+    """New lane table after turn t: each row (offset, direction, period) shifts its offset by its
+    direction on turns where t % period == 0."""
+    moves = (t % jnp.maximum(lanes[:, 2], 1)) == 0
+    return lanes.at[:, 0].add(jnp.where(moves, lanes[:, 1], 0))
+
+
+def scrolled(cells: jax.Array, lanes: jax.Array) -> jax.Array:
+    """cells[H, W] with row r rotated right by lanes[r, 0] (wrapping): the rows as seen now."""
+    w = cells.shape[1]
+    src = (jnp.arange(w)[None, :] - lanes[:, :1]) % w
+    return jnp.take_along_axis(cells, src, axis=1)
+
+
+# --- shooters -------------------------------------------------------------------------------------------
+def march(foes: entities.Pool, heading: jax.Array, w: int, moves: jax.Array) -> tuple[entities.Pool, jax.Array]:
+    """One formation move (Space Invaders): every live foe steps one column along `heading`
+    (+-1), or, when one of them would leave the field, the formation steps one row down and the
+    heading flips. Only on turns where `moves`. -> (foes, heading)."""
+    nxt = foes.pos[:, 1] + heading
+    edge = jnp.any(foes.alive & ((nxt < 0) | (nxt >= w)))
+    delta = jnp.where(edge, jnp.array([1, 0]), jnp.stack([0, heading]))
+    pos = jnp.where(moves & foes.alive[:, None], foes.pos + delta, foes.pos).astype(jnp.int32)
+    return foes.replace(pos=pos), jnp.where(moves & edge, -heading, heading).astype(jnp.int32)
+
+
+def fire(shots: entities.Pool, muzzle: jax.Array, vel: tuple[int, int], pressed: jax.Array) -> entities.Pool:
+    """A new shot at `muzzle` moving `vel` when `pressed` and a shot slot is free."""
+    return entities.spawn(shots, muzzle, jnp.array(vel, jnp.int32), 0, where=pressed)
+
+
+def shoot_down(shots0: entities.Pool, shots1: entities.Pool, foes0: entities.Pool,
+               foes1: entities.Pool) -> tuple[entities.Pool, entities.Pool, jax.Array]:
+    """Shots that hit a foe this turn (`entities.hits`) die with it; each foe counts once.
+    -> (shots, foes, number of foes hit)."""
+    hit = entities.hits(shots0, shots1, foes0, foes1)
+    foe_hit = hit.any(axis=0)
+    shot_hit = hit.any(axis=1)
+    return entities.kill(shots1, shot_hit), entities.kill(foes1, foe_hit), foe_hit.sum().astype(jnp.int32)
+
+
+def random_alive(pool: entities.Pool, u: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """A uniformly random live entity from the uniform u -> (index, found)."""
+    idx = uniform_true(pool.alive, u)
+    return idx, pool.alive.any()
