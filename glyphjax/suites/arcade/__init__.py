@@ -8,11 +8,13 @@ declares it (a `Game`); importing this package registers both settings of every 
 
 from glyphjax.core.registry import register
 from glyphjax.core.types import EXTENDED, STANDARD
+from glyphjax.suites.arcade.asterix import ASTERIX
 from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
+from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.pong import PONG
 
-GAMES = {g.name: g for g in (BREAKOUT, PONG)}
+GAMES = {g.name: g for g in (ASTERIX, BREAKOUT, FREEWAY, PONG)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)

@@ -96,8 +96,8 @@ class Game:
 
     reset(draws, setting, params) -> state; step(draws, state, action, setting, params) ->
     (state, Outcome); paint(state, setting) -> int32[H, W] codes into `cells` (code 0 is empty);
-    scripted(key, state, params) -> action. `draws` is how many random numbers reset and step
-    each take (`core.sampling.Draws`). `rules(setting)` is the card's rules text."""
+    scripted(key, state, params) -> action. `draws` is how many random numbers (reset, step)
+    take at the larger setting (`core.sampling.Draws`). `rules(setting)` is the card's rules text."""
 
     name: str
     pattern: str
@@ -113,7 +113,7 @@ class Game:
     scripted: Callable
     mini: Setting
     atari: Setting
-    draws: int = 8
+    draws: tuple[int, int] = (8, 8)
     events: tuple[str, ...] = ()
     death: str = "you die"  # what ends the episode besides the target (card text)
 
@@ -208,10 +208,10 @@ class ArcadeEnv(Env):
         return params_of(self.setting)
 
     def _reset(self, key, params: ArcadeParams) -> ArcadeState:
-        return self.game.reset(Draws.hashed(key, self.game.draws), self.setting, params)
+        return self.game.reset(Draws.hashed(key, self.game.draws[0]), self.setting, params)
 
     def _step(self, key, state: ArcadeState, action, params: ArcadeParams):
-        nxt, out = self.game.step(Draws.hashed(key, self.game.draws), state, action, self.setting, params)
+        nxt, out = self.game.step(Draws.hashed(key, self.game.draws[1]), state, action, self.setting, params)
         reward, gained, conceded, won, lost, died = pay(self.game.pattern, state, out, params.target)
         nxt = nxt.replace(score=state.score + gained, opp_score=state.opp_score + conceded,
                           earned=state.earned + reward)

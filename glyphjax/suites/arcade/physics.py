@@ -99,6 +99,15 @@ def shoot_down(shots0: entities.Pool, shots1: entities.Pool, foes0: entities.Poo
     return entities.kill(shots1, shot_hit), entities.kill(foes1, foe_hit), foe_hit.sum().astype(jnp.int32)
 
 
+def meets(before: entities.Pool, after: entities.Pool, cell_before: jax.Array, cell_after: jax.Array) -> jax.Array:
+    """bool[N]: entities that meet a body moving cell_before -> cell_after this turn (one cell a
+    turn each): they end on one cell or swap cells. Unlike `entities.point_hits`, an entity that
+    steps into the cell the body just left does not meet it (a chase one cell behind is safe)."""
+    same = (after.pos == cell_after[None]).all(-1)
+    swap = (after.pos == cell_before[None]).all(-1) & (before.pos == cell_after[None]).all(-1)
+    return after.alive & (same | swap)
+
+
 def random_alive(pool: entities.Pool, u: jax.Array) -> tuple[jax.Array, jax.Array]:
     """A uniformly random live entity from the uniform u -> (index, found)."""
     idx = uniform_true(pool.alive, u)
