@@ -13,8 +13,9 @@ from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.pong import PONG
+from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 
-GAMES = {g.name: g for g in (ASTERIX, BREAKOUT, FREEWAY, PONG)}
+GAMES = {g.name: g for g in (ASTERIX, BREAKOUT, FREEWAY, PONG, SPACEINVADERS)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)
