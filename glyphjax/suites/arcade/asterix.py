@@ -100,5 +100,5 @@ ASTERIX = Game(
     mini=Setting(size=(10, 14), max_steps=300, target=8, rate=0.05, period=2, caps=(8, 1, 1)),
     atari=Setting(size=(16, 20), max_steps=10000, target=40, rate=0.05, period=2, caps=(14, 1, 1)),
     draws=(1, 48), events=("You collected a treasure.",),
-    death="an enemy meets you",
+    death="an enemy meets you", death_message="An enemy caught you. Game over.",
 )

@@ -101,5 +101,5 @@ BREAKOUT = Game(
     rules=_rules, reset=_reset, step=_step, paint=_paint, scripted=_scripted,
     mini=Setting(size=(10, 16), max_steps=200, target=11),
     atari=Setting(size=(20, 20), max_steps=10000, target=60),
-    death="the ball passes your paddle",
+    death="the ball passes your paddle", death_message="You missed the ball. Game over.",
 )

@@ -38,8 +38,7 @@ MINI, ATARI = "miniatari", "atari"
 EMPTY = " "
 GLYPHS_EMPTY = {EMPTY: "empty space"}
 EV_WIN, EV_LOST, EV_DIED = 1, 2, 3
-ENGINE_EVENTS = ("", "You reached the target. You win!", "The opponent reached the target. You lose.",
-                 "You died. Game over.")
+ENGINE_EVENTS = ("", "You reached the target. You win!", "The opponent reached the target. You lose.")
 
 
 @struct.dataclass
@@ -116,6 +115,7 @@ class Game:
     draws: tuple[int, int] = (8, 8)
     events: tuple[str, ...] = ()
     death: str = "you die"  # what ends the episode besides the target (card text)
+    death_message: str = "You died. Game over."  # the message of that turn
 
 
 # --- reward patterns (one helper each) ---------------------------------------------------------------
@@ -215,7 +215,7 @@ class ArcadeEnv(Env):
         reward, gained, conceded, won, lost, died = pay(self.game.pattern, state, out, params.target)
         nxt = nxt.replace(score=state.score + gained, opp_score=state.opp_score + conceded,
                           earned=state.earned + reward)
-        game_event = jnp.where(out.event > 0, out.event + len(ENGINE_EVENTS) - 1, 0)
+        game_event = jnp.where(out.event > 0, out.event + len(ENGINE_EVENTS), 0)
         event = jnp.select([won, lost, died], [EV_WIN, EV_LOST, EV_DIED], game_event)
         return nxt, reward, won | lost | died, event
 
@@ -236,7 +236,7 @@ def _card(game: Game, track: str, setting: Setting) -> TaskCard:
         id=f"{track}/{game.name}", rules=game.rules(setting) + end, actions=game.actions,
         action_descriptions=game.descriptions, glyphs={**GLYPHS_EMPTY, **game.glyphs}, hud=hud,
         hud_fields=("score", "opponent", "target"), max_steps=setting.max_steps,
-        reward=reward_text(game, setting.target), events=ENGINE_EVENTS + tuple(game.events),
+        reward=reward_text(game, setting.target), events=ENGINE_EVENTS + (game.death_message,) + tuple(game.events),
         track=STANDARD if track == MINI else EXTENDED,
         return_range=(0.0, 1.0) if game.pattern in ("A", "B") else (-1.0, 1.0),
         success=(EV_WIN,),

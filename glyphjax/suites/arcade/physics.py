@@ -13,11 +13,14 @@ outer thirds send it off diagonally towards their side, its middle straight back
 
 from __future__ import annotations
 
+from typing import Callable
+
 import jax
 import jax.numpy as jnp
 
 from glyphjax.core import entities
 from glyphjax.core.sampling import uniform_true
+from glyphjax.suites.arcade.engine import action_delta
 
 
 # --- balls and paddles ------------------------------------------------------------------------------
@@ -91,11 +94,14 @@ def fire(shots: entities.Pool, muzzle: jax.Array, vel: tuple[int, int], pressed:
 
 def shoot_down(shots0: entities.Pool, shots1: entities.Pool, foes0: entities.Pool,
                foes1: entities.Pool) -> tuple[entities.Pool, entities.Pool, jax.Array]:
-    """Shots that hit a foe this turn (`entities.hits`) die with it; each foe counts once.
-    -> (shots, foes, number of foes hit)."""
-    hit = entities.hits(shots0, shots1, foes0, foes1)
-    foe_hit = hit.any(axis=0)
+    """Each shot that meets foes this turn (`entities.hits`, swept along its path) destroys the
+    one nearest its start and dies; a foe hit by several shots counts once.
+    -> (shots, foes, number of foes destroyed)."""
+    hit = entities.hits(shots0, shots1, foes0, foes1)  # [shots, foes]
+    dist = jnp.abs(foes1.pos[None] - shots0.pos[:, None]).sum(-1)
+    first = jnp.argmin(jnp.where(hit, dist, 1 << 20), axis=1)
     shot_hit = hit.any(axis=1)
+    foe_hit = (jax.nn.one_hot(first, foes1.size, dtype=bool) & shot_hit[:, None]).any(axis=0)
     return entities.kill(shots1, shot_hit), entities.kill(foes1, foe_hit), foe_hit.sum().astype(jnp.int32)
 
 
@@ -106,6 +112,53 @@ def meets(before: entities.Pool, after: entities.Pool, cell_before: jax.Array, c
     same = (after.pos == cell_after[None]).all(-1)
     swap = (after.pos == cell_before[None]).all(-1) & (before.pos == cell_after[None]).all(-1)
     return after.alive & (same | swap)
+
+
+CANNON_MOVES = ((0, 0), (0, -1), (0, 1), (0, 0))  # NOOP, LEFT, RIGHT, FIRE
+CANNON_FIRE = 3
+
+
+def cannon_turn(draws, state, action: jax.Array, size: tuple[int, int], rate: jax.Array,
+                move_foes: Callable) -> tuple:
+    """One turn of a bottom-row cannon game (NOOP, LEFT, RIGHT, FIRE): the cannon moves or fires
+    (a shot climbing two rows a turn, one on screen at a time), shots and bombs move, the foes
+    move (`move_foes(state) -> (foes, phase)`), shots destroy the foes they meet, a bomb meeting
+    the cannon is a hit, and with probability `rate` a random live foe drops a bomb below it.
+    -> (state, foes destroyed, bombed). Takes two numbers from `draws`."""
+    h, w = size
+    you = jnp.clip(state.player + action_delta(action, CANNON_MOVES), 0, jnp.array([h - 1, w - 1])).astype(jnp.int32)
+    shots0 = fire(state.shots, you, (-2, 0), action == CANNON_FIRE)
+    shots1 = entities.advance(shots0, h, w)
+    bombs1 = entities.advance(state.bombs, h, w)
+    foes, phase = move_foes(state)
+    shots, foes, kills = shoot_down(shots0, shots1, state.foes, foes)
+    bombed = meets(state.bombs, bombs1, state.player, you).any()
+    dropper, any_alive = random_alive(foes, draws.uniform())
+    drop = (draws.uniform() < rate) & any_alive
+    bombs = entities.spawn(bombs1, foes.pos[dropper] + jnp.array([1, 0]), jnp.array([1, 0]), 0, where=drop)
+    return state.replace(player=you, shots=shots, bombs=bombs, foes=foes, phase=phase), kills, bombed
+
+
+def cannon_policy(state, period: jax.Array, heading: jax.Array) -> jax.Array:
+    """Shoot the nearest foe: walk under the column where the live foe closest in column will be
+    when a shot reaches its row (moving `heading[i]` columns every `period` turns, reflected at
+    the sides), FIRE there,
+    unless that move ends in a column where a bomb is two rows up or nearer; then the first safe
+    one of staying, left and right."""
+    you = state.player
+    gap = jnp.where(state.foes.alive, jnp.abs(state.foes.pos[:, 1] - you[1]), 1 << 20)
+    i = jnp.argmin(gap)
+    target = state.foes.pos[i]
+    lead = ((you[0] - target[0]) // 2 + 1) // period
+    span = 2 * (state.field.shape[1] - 1)
+    aim = (target[1] + heading[i] * lead) % span
+    aim = jnp.where(aim < span // 2 + 1, aim, span - aim)
+    walk = jnp.where(aim < you[1], 1, jnp.where(aim > you[1], 2, CANNON_FIRE))
+    b = state.bombs
+    cols = you[1] + jnp.array([0, -1, 1, 0])  # where each action ends
+    unsafe = (b.alive[None] & (b.pos[None, :, 1] == cols[:, None]) & (you[0] - b.pos[None, :, 0] <= 2)).any(-1)
+    fallback = jnp.where(~unsafe[0], 0, jnp.where(~unsafe[1] & (you[1] > 0), 1, 2))
+    return jnp.where(unsafe[walk], fallback, walk).astype(jnp.int32)
 
 
 def random_alive(pool: entities.Pool, u: jax.Array) -> tuple[jax.Array, jax.Array]:

@@ -16,13 +16,11 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from glyphjax.core import entities
-from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
-from glyphjax.suites.arcade.physics import fire, march, meets, random_alive, shoot_down
+from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, new_state
+from glyphjax.suites.arcade.physics import cannon_policy, cannon_turn, march
 
 INVADER, CANNON, SHOT, BOMB = "Ѫ", "▲", "↑", "↓"
-ACTIONS = ("NOOP", "LEFT", "RIGHT", "FIRE")
-_MOVES = ((0, 0), (0, -1), (0, 1), (0, 0))
-FIRE = 3
+ACTIONS = ("NOOP", "LEFT", "RIGHT", "FIRE")  # physics.CANNON_MOVES
 EV_KILL = 1
 
 
@@ -54,18 +52,9 @@ def _reset(draws, s: Setting, params):
 
 def _step(draws, state, action, s: Setting, params):
     h, w = s.size
-    you = jnp.clip(state.player + action_delta(action, _MOVES), 0, jnp.array([h - 1, w - 1])).astype(jnp.int32)
-    shots0 = fire(state.shots, you, (-2, 0), action == FIRE)
-    shots1 = entities.advance(shots0, h, w)
-    bombs1 = entities.advance(state.bombs, h, w)
-    foes, heading = march(state.foes, state.phase, w, (state.t % params.period) == 0)
-    shots, foes, kills = shoot_down(shots0, shots1, state.foes, foes)
-    bombed = meets(state.bombs, bombs1, state.player, you).any()
-    landed = (foes.alive & (foes.pos[:, 0] >= h - 1)).any()
-    dropper, any_alive = random_alive(foes, draws.uniform())
-    drop = (draws.uniform() < params.rate) & any_alive
-    bombs = entities.spawn(bombs1, foes.pos[dropper] + jnp.array([1, 0]), jnp.array([1, 0]), 0, where=drop)
-    nxt = state.replace(player=you, shots=shots, bombs=bombs, foes=foes, phase=heading)
+    marching = lambda st: march(st.foes, st.phase, w, (st.t % params.period) == 0)
+    nxt, kills, bombed = cannon_turn(draws, state, action, s.size, params.rate, marching)
+    landed = (nxt.foes.alive & (nxt.foes.pos[:, 0] >= h - 1)).any()
     return nxt, Outcome(gained=kills, died=bombed | landed, event=jnp.where(kills > 0, EV_KILL, 0))
 
 
@@ -78,21 +67,8 @@ def _paint(state, s: Setting):
 
 
 def _scripted(key, state, params):
-    """Shoot the nearest invader: walk under the column where the live invader closest in column
-    will be when a shot reaches its row (the formation's heading, ignoring turns), FIRE there,
-    unless that move ends in a column where a bomb is two rows up or nearer; then the
-    first safe one of staying, left and right."""
-    you = state.player
-    gap = jnp.where(state.foes.alive, jnp.abs(state.foes.pos[:, 1] - you[1]), 1 << 20)
-    target = state.foes.pos[jnp.argmin(gap)]
-    lead = ((you[0] - target[0]) // 2 + 1) // params.period
-    aim = target[1] + state.phase * lead
-    walk = jnp.where(aim < you[1], 1, jnp.where(aim > you[1], 2, FIRE))
-    b = state.bombs
-    cols = you[1] + jnp.array([0, -1, 1, 0])  # where each action ends
-    unsafe = (b.alive[None] & (b.pos[None, :, 1] == cols[:, None]) & (you[0] - b.pos[None, :, 0] <= 2)).any(-1)
-    fallback = jnp.where(~unsafe[0], 0, jnp.where(~unsafe[1] & (you[1] > 0), 1, 2))
-    return jnp.where(unsafe[walk], fallback, walk).astype(jnp.int32)
+    """`physics.cannon_policy`: the formation moves along its heading every `period` turns."""
+    return cannon_policy(state, params.period, jnp.broadcast_to(state.phase, state.foes.alive.shape))
 
 
 SPACEINVADERS = Game(
@@ -106,4 +82,5 @@ SPACEINVADERS = Game(
     atari=Setting(size=(20, 30), max_steps=10000, target=55, rate=0.1, period=8, caps=(55, 1, 4)),
     draws=(1, 2), events=("You destroyed an invader.",),
     death="a bomb hits you or an invader reaches the bottom row",
+    death_message="Your cannon was destroyed (a bomb, or the invaders landed). Game over.",
 )
