@@ -230,3 +230,24 @@ def test_spaceinvaders__the_last_invader_wins():
               shots=pool([(10, 7)], vel=(-2, 0)), bombs=entities.empty(2))
     s, reward, done, message = play(SI, s, "NOOP", rate=0.0)
     assert done and message == "You reached the target. You win!" and float(s.earned) == pytest.approx(1.0)
+
+
+# --- demon attack -----------------------------------------------------------------------------------
+DA = "miniatari/demonattack"
+
+
+def test_demonattack__demons_bounce_off_the_sides_on_move_turns():
+    s = start(DA, t=0, player=[9, 2], foes=pool([(2, 13), (3, 0)], vel=(0, 1), n=3), bombs=entities.empty(3))
+    s, *_ = play(DA, s, "NOOP", rate=0.0)
+    assert s.foes.pos[:2].tolist() == [[2, 12], [3, 1]] and s.foes.vel[:2, 1].tolist() == [-1, 1]
+    s, *_ = play(DA, s, "NOOP", rate=0.0)  # t = 1: demons rest (period 2)
+    assert s.foes.pos[:2].tolist() == [[2, 12], [3, 1]]
+
+
+def test_demonattack__a_shot_destroys_a_demon_and_the_tenth_wins():
+    s = start(DA, t=1, player=[9, 7], foes=pool([(2, 7), (1, 1), (1, 3)], vel=(0, 1), n=3),
+              shots=pool([(4, 7)], vel=(-2, 0)), bombs=entities.empty(3))
+    nxt, reward, done, message = play(DA, s, "NOOP", rate=0.0)
+    assert reward == pytest.approx(1 / 10) and not done and message == "You destroyed a demon."
+    _, _, done, message = play(DA, s.replace(score=jnp.int32(9)), "NOOP", rate=0.0)
+    assert done and message == "You reached the target. You win!"
