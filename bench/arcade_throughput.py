@@ -22,7 +22,6 @@ import sys
 import types
 
 import jax
-import jax.numpy as jnp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from env_throughput import compile_fn, glyphjax_steps, scan_length, time_call  # noqa: E402

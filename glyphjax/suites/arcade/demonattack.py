@@ -16,10 +16,10 @@ import jax.numpy as jnp
 
 from glyphjax.core import entities
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, new_state
-from glyphjax.suites.arcade.physics import cannon_policy, cannon_turn
+from glyphjax.suites.arcade.physics import (BOMB, CANNON, CANNON_ACTIONS, CANNON_CELLS, CANNON_DESCRIPTIONS,
+                                            CANNON_GLYPHS, SHOT, cannon_paint, cannon_policy, cannon_turn)
 
-DEMON, CANNON, SHOT, BOMB = "Ψ", "▲", "↑", "↓"
-ACTIONS = ("NOOP", "LEFT", "RIGHT", "FIRE")  # physics.CANNON_MOVES
+DEMON = "Ψ"
 EV_KILL = 1
 
 
@@ -58,26 +58,17 @@ def _step(draws, state, action, s: Setting, params):
     return nxt.replace(foes=foes), Outcome(gained=kills, died=bombed, event=jnp.where(kills > 0, EV_KILL, 0))
 
 
-def _paint(state, s: Setting):
-    codes = jnp.zeros(s.size, jnp.int32)
-    codes = entities.paint(codes, state.foes, jnp.array([1], jnp.int32))
-    codes = entities.paint(codes, state.bombs, jnp.array([4], jnp.int32))
-    codes = entities.paint(codes, state.shots, jnp.array([3], jnp.int32))
-    return codes.at[state.player[0], state.player[1]].set(2)
-
-
 def _scripted(key, state, params):
     """`physics.cannon_policy`, leading each demon along its own heading."""
     return cannon_policy(state, params.period, state.foes.vel[:, 1])
 
 
 DEMONATTACK = Game(
-    name="demonattack", pattern="D", unit="demon destroyed", actions=ACTIONS,
-    descriptions=("stay where you are", "move the cannon one column left",
-                  "move the cannon one column right", "fire a shot upwards"),
-    cells=EMPTY + DEMON + CANNON + SHOT + BOMB,
-    glyphs={DEMON: "demon", CANNON: "your cannon", SHOT: "your shot", BOMB: "bomb"},
-    rules=_rules, reset=_reset, step=_step, paint=_paint, scripted=_scripted,
+    name="demonattack", pattern="D", unit="demon destroyed", actions=CANNON_ACTIONS,
+    descriptions=CANNON_DESCRIPTIONS,
+    cells=EMPTY + DEMON + CANNON_CELLS,
+    glyphs={**CANNON_GLYPHS, DEMON: "demon"},
+    rules=_rules, reset=_reset, step=_step, paint=cannon_paint, scripted=_scripted,
     mini=Setting(size=(10, 14), max_steps=200, target=10, rate=0.15, period=2, caps=(3, 1, 3)),
     atari=Setting(size=(20, 20), max_steps=10000, target=30, rate=0.1, period=2, caps=(5, 1, 5)),
     draws=(12, 20), events=("You destroyed a demon.",),

@@ -114,8 +114,23 @@ def meets(before: entities.Pool, after: entities.Pool, cell_before: jax.Array, c
     return after.alive & (same | swap)
 
 
-CANNON_MOVES = ((0, 0), (0, -1), (0, 1), (0, 0))  # NOOP, LEFT, RIGHT, FIRE
+CANNON_ACTIONS = ("NOOP", "LEFT", "RIGHT", "FIRE")
+CANNON_DESCRIPTIONS = ("stay where you are", "move the cannon one column left",
+                       "move the cannon one column right", "fire a shot upwards")
+CANNON_MOVES = ((0, 0), (0, -1), (0, 1), (0, 0))
 CANNON_FIRE = 3
+CANNON, SHOT, BOMB = "▲", "↑", "↓"
+CANNON_GLYPHS = {CANNON: "your cannon", SHOT: "your shot", BOMB: "bomb"}
+CANNON_CELLS = CANNON + SHOT + BOMB  # cell codes 2, 3, 4 of a cannon game (1 = its foe)
+
+
+def cannon_paint(state, size: tuple[int, int]) -> jax.Array:
+    """Cell codes of a cannon game: 1 foes, 4 bombs, 3 shots, 2 your cannon (drawn in that order)."""
+    codes = jnp.zeros(size, jnp.int32)
+    codes = entities.paint(codes, state.foes, jnp.array([1], jnp.int32))
+    codes = entities.paint(codes, state.bombs, jnp.array([4], jnp.int32))
+    codes = entities.paint(codes, state.shots, jnp.array([3], jnp.int32))
+    return codes.at[state.player[0], state.player[1]].set(2)
 
 
 def cannon_turn(draws, state, action: jax.Array, size: tuple[int, int], rate: jax.Array,

@@ -17,10 +17,10 @@ import jax.numpy as jnp
 
 from glyphjax.core import entities
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, new_state
-from glyphjax.suites.arcade.physics import cannon_policy, cannon_turn, march
+from glyphjax.suites.arcade.physics import (BOMB, CANNON, CANNON_ACTIONS, CANNON_CELLS, CANNON_DESCRIPTIONS,
+                                            CANNON_GLYPHS, SHOT, cannon_paint, cannon_policy, cannon_turn, march)
 
-INVADER, CANNON, SHOT, BOMB = "Ѫ", "▲", "↑", "↓"
-ACTIONS = ("NOOP", "LEFT", "RIGHT", "FIRE")  # physics.CANNON_MOVES
+INVADER = "Ѫ"
 EV_KILL = 1
 
 
@@ -58,26 +58,17 @@ def _step(draws, state, action, s: Setting, params):
     return nxt, Outcome(gained=kills, died=bombed | landed, event=jnp.where(kills > 0, EV_KILL, 0))
 
 
-def _paint(state, s: Setting):
-    codes = jnp.zeros(s.size, jnp.int32)
-    codes = entities.paint(codes, state.foes, jnp.array([1], jnp.int32))
-    codes = entities.paint(codes, state.bombs, jnp.array([4], jnp.int32))
-    codes = entities.paint(codes, state.shots, jnp.array([3], jnp.int32))
-    return codes.at[state.player[0], state.player[1]].set(2)
-
-
 def _scripted(key, state, params):
     """`physics.cannon_policy`: the formation moves along its heading every `period` turns."""
     return cannon_policy(state, params.period, jnp.broadcast_to(state.phase, state.foes.alive.shape))
 
 
 SPACEINVADERS = Game(
-    name="spaceinvaders", pattern="D", unit="invader destroyed", actions=ACTIONS,
-    descriptions=("stay where you are", "move the cannon one column left",
-                  "move the cannon one column right", "fire a shot upwards"),
-    cells=EMPTY + INVADER + CANNON + SHOT + BOMB,
-    glyphs={INVADER: "invader", CANNON: "your cannon", SHOT: "your shot", BOMB: "bomb"},
-    rules=_rules, reset=_reset, step=_step, paint=_paint, scripted=_scripted,
+    name="spaceinvaders", pattern="D", unit="invader destroyed", actions=CANNON_ACTIONS,
+    descriptions=CANNON_DESCRIPTIONS,
+    cells=EMPTY + INVADER + CANNON_CELLS,
+    glyphs={**CANNON_GLYPHS, INVADER: "invader"},
+    rules=_rules, reset=_reset, step=_step, paint=cannon_paint, scripted=_scripted,
     mini=Setting(size=(12, 14), max_steps=200, target=8, rate=0.1, period=2, caps=(8, 1, 2)),
     atari=Setting(size=(20, 30), max_steps=10000, target=55, rate=0.1, period=8, caps=(55, 1, 4)),
     draws=(1, 2), events=("You destroyed an invader.",),
