@@ -124,9 +124,9 @@ CANNON_GLYPHS = {CANNON: "your cannon", SHOT: "your shot", BOMB: "bomb"}
 CANNON_CELLS = CANNON + SHOT + BOMB  # cell codes 2, 3, 4 of a cannon game (1 = its foe)
 
 
-def cannon_paint(state, size: tuple[int, int]) -> jax.Array:
-    """Cell codes of a cannon game: 1 foes, 4 bombs, 3 shots, 2 your cannon (drawn in that order)."""
-    codes = jnp.zeros(size, jnp.int32)
+def cannon_paint(state, setting) -> jax.Array:
+    """A cannon game's `Game.paint`: 1 foes, 4 bombs, 3 shots, 2 your cannon (drawn in that order)."""
+    codes = jnp.zeros(setting.size, jnp.int32)
     codes = entities.paint(codes, state.foes, jnp.array([1], jnp.int32))
     codes = entities.paint(codes, state.bombs, jnp.array([4], jnp.int32))
     codes = entities.paint(codes, state.shots, jnp.array([3], jnp.int32))
