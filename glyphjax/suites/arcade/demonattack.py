@@ -19,7 +19,7 @@ from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, new_sta
 from glyphjax.suites.arcade.physics import (BOMB, CANNON, CANNON_ACTIONS, CANNON_CELLS, CANNON_DESCRIPTIONS,
                                             CANNON_GLYPHS, SHOT, cannon_paint, cannon_policy, cannon_turn)
 
-DEMON = "Ψ"
+DEMON = "M"
 EV_KILL = 1
 
 

@@ -16,7 +16,7 @@ import jax.numpy as jnp
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 from glyphjax.suites.arcade.physics import covers, fold, paddle_bounce, slide, wall_bounce
 
-PADDLE, RIVAL, BALL = "▐", "▌", "●"
+PADDLE, RIVAL, BALL = "■", "□", "●"
 HEIGHT = 3  # paddle cells
 ACTIONS = ("NOOP", "UP", "DOWN")
 _MOVES = ((0, 0), (-1, 0), (1, 0))

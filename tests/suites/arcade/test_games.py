@@ -117,7 +117,7 @@ def test_pong__your_paddle_returns_the_ball_golden_frame():
     s = start(PG, ball=[4, 14], ball_vel=[1, 1], player=[4, 15], opponent=[0, 0])
     s, reward, done, _ = play(PG, s, "NOOP", rate=0.0)
     assert reward == 0 and not done and s.ball_vel.tolist() == [0, -1]  # middle cell: straight back
-    rows = [("▌" if r < 3 else " ") + " " * 13 + ("●" if r == 4 else " ") + ("▐" if 4 <= r < 7 else " ")
+    rows = [("□" if r < 3 else " ") + " " * 13 + ("●" if r == 4 else " ") + ("■" if 4 <= r < 7 else " ")
             for r in range(10)]
     assert grid(PG, s) == rows
 
@@ -209,7 +209,7 @@ def test_spaceinvaders__fire_launches_one_shot_at_a_time_golden_frame():
     s, *_ = play(SI, s, "FIRE", rate=0.0)  # a shot is on screen: no second one
     assert int(entities.count(s.shots)) == 1
     # turn 2 is a march turn (period 2): the formation steps right
-    want = [" " * 14, " " * 10 + "Ѫ" + " " * 3] + [" " * 14] * 5 + ["  ↑" + " " * 11] + [" " * 14] * 3 + ["  ▲" + " " * 11]
+    want = [" " * 14, " " * 10 + "W" + " " * 3] + [" " * 14] * 5 + ["  ↑" + " " * 11] + [" " * 14] * 3 + ["  ▲" + " " * 11]
     assert grid(SI, s) == want
 
 
