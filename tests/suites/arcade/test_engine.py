@@ -53,15 +53,16 @@ def test_covers__a_horizontal_paddle_covers_its_cells_on_its_row_only():
     assert int(covers(paddle, jnp.array([9, 6]), 3, axis=1)[1]) == 2
 
 
-def test_scroll__rows_rotate_by_direction_on_their_period():
+def test_scroll__rows_rotate_by_direction_on_their_period_and_wrap():
     cells = np.zeros((3, 6), np.int8)
     cells[1, 0] = cells[2, 5] = 1
     lanes = jnp.array([[0, 0, 1], [0, 1, 1], [0, -1, 2]], jnp.int32)
-    for t in range(5):
+    for t in range(8):
         lanes = scroll(lanes, jnp.int32(t))
-    # row 1 moves right every turn (5 moves); row 2 moves left on t = 0, 2, 4 (3 moves)
+    # row 1 moves right every turn: 8 moves from column 0 wrap to column 2; row 2 moves left on
+    # t = 0, 2, 4, 6: 4 moves from column 5 to column 1; row 0 stays
     want = np.zeros((3, 6), np.int8)
-    want[1, 5] = want[2, 2] = 1
+    want[1, 2] = want[2, 1] = 1
     np.testing.assert_array_equal(np.asarray(scrolled(jnp.asarray(cells), lanes)), want)
 
 
