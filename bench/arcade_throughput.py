@@ -7,7 +7,8 @@ stepped the same way in the same run for the games both have.
 
 Ours: `env_throughput.glyphjax_steps` (one jitted scan of auto-reset steps of B vmapped envs,
 uniformly random actions, no rendering). gymnax (MinAtar Breakout, SpaceInvaders, Freeway,
-Asterix; their `step` auto-resets): the same scan of B vmapped steps. gymnax is imported from
+Asterix; their `step` auto-resets and also builds the observation tensor, which ours is not
+asked to do here): the same scan of B vmapped steps. gymnax is imported from
 its environment modules only (its package `__init__` imports plotting libraries it does not
 declare). Figures are medians of --repeats timed calls, per wall second and per process
 CPU-second (the robust figure on a shared machine); compile CPU-s is trace + lower + compile.
@@ -65,7 +66,7 @@ def gymnax_steps(env_cls, b: int, repeats: int) -> dict:
             obs, state = carry
             ka, ks = jax.random.split(k)
             a = jax.random.randint(ka, (b,), 0, env.num_actions)
-            obs, state, reward, done, _ = jax.vmap(env.step, in_axes=(0, 0, 0, None))(
+            obs, state, reward, *_ = jax.vmap(env.step, in_axes=(0, 0, 0, None))(
                 jax.random.split(ks, b), state, a, params)
             return (obs, state), reward.sum()
         carry, r = jax.lax.scan(body, carry, jax.random.split(key, n))
