@@ -251,3 +251,19 @@ def test_demonattack__a_shot_destroys_a_demon_and_the_tenth_wins():
     assert reward == pytest.approx(1 / 10) and not done and message == "You destroyed a demon."
     _, _, done, message = play(DA, s.replace(score=jnp.int32(9)), "NOOP", rate=0.0)
     assert done and message == "You reached the target. You win!"
+
+
+# --- assault ----------------------------------------------------------------------------------------
+AS = "miniatari/assault"
+
+
+def test_assault__attackers_drop_a_row_every_fourth_move_and_landing_kills():
+    # t = 6 with period 2 is move number 3 (counting from 0): sideways and one row down
+    s = start(AS, t=6, player=[11, 2], foes=pool([(9, 5)], vel=(0, 1), n=3), bombs=entities.empty(3),
+              opponent=[0, 13], phase=1)
+    s, reward, done, message = play(AS, s, "NOOP", rate=0.0)
+    assert s.foes.pos[0].tolist() == [10, 6] and not done
+    assert s.opponent.tolist() == [0, 12] and int(s.phase) == -1  # the mothership turned at the side
+    s = s.replace(t=jnp.int32(14))
+    s, reward, done, message = play(AS, s, "NOOP", rate=0.0)
+    assert done and reward == -1.0 and message.startswith("Your cannon was destroyed")
