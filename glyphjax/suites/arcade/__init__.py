@@ -1,0 +1,24 @@
+"""Arcade suite: MiniAtari (`miniatari/<game>`, standard track) and Atari (`atari/<game>`,
+extended track) games on one engine (catalogue §3.3, §3.5).
+
+engine.py holds the state, the Env shell and the reward patterns; physics.py the shared
+mechanics (balls and paddles, scrolling rows, formations and shots); one module per game
+declares it (a `Game`); importing this package registers both settings of every game.
+"""
+
+from glyphjax.core.registry import register
+from glyphjax.core.types import EXTENDED, STANDARD
+from glyphjax.suites.arcade.assault import ASSAULT
+from glyphjax.suites.arcade.asterix import ASTERIX
+from glyphjax.suites.arcade.breakout import BREAKOUT
+from glyphjax.suites.arcade.demonattack import DEMONATTACK
+from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
+from glyphjax.suites.arcade.freeway import FREEWAY
+from glyphjax.suites.arcade.pong import PONG
+from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
+
+GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BREAKOUT, DEMONATTACK, FREEWAY, PONG, SPACEINVADERS)}
+
+for _game in GAMES.values():
+    register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)
+    register(f"{ATARI}/{_game.name}", lambda g=_game: ArcadeEnv(g, ATARI), EXTENDED)
