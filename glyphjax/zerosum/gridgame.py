@@ -212,6 +212,11 @@ class GridGame(Env):
         pick = jnp.select([jnp.any(wins), jnp.any(blocks), jnp.any(safe)], [wins, blocks, safe], legal)
         return jnp.where(jnp.any(legal), uniform_true(pick, jax.random.uniform(key)), -1).astype(jnp.int32)
 
+    def minimax_policy(self, depth: int):
+        """The depth-limited alpha-beta bot (`glyphjax.zerosum.minimax`), shared by every variant."""
+        from glyphjax.zerosum.minimax import minimax_policy
+        return minimax_policy(depth)
+
     def chance(self, state: GridState) -> jax.Array:
         """int32[0]: grid games have no chance outcomes."""
         return jnp.zeros((0,), jnp.int32)
