@@ -107,7 +107,7 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
     if cfg.get("opponent") is not None:
         if pol.get("kind") != "array" or split is not None:
             fail("opponent= plays array policies (random, scripted) per seat; drop opponent for "
-                 "LLM evaluation (rl.eval.opponent sets the opponent of training-time evaluation)")
+                 "LLM evaluation (glyphjax-train eval.opponent sets the opponent of training-time evaluation)")
         runs, skipped = _versus_runs(cfg, tasks, seeds, out)
         seats = True
     elif pol.get("kind") == "array":
