@@ -16,10 +16,7 @@ other seat's whole text byte-identical.
 GLYPHJAX_PROPERTY_EPISODES sets the number of random episodes per task (default 10,000); tasks
 whose episodes may run past 512 turns (extended track, e.g. a WITNESS game of up to 20 levels of
 300 actions) play 1/40 of that, at least 256, so their random runs cost about what a standard
-task's do. The variants of the zero-sum corpus other than each family's base (`zerosum/*/base`)
-play 1/10 of the episodes, at least 256: every check still runs on every id, the programs are
-shared with the base, and the battery (`python -m glyphjax.zerosum.certify`) replays every
-variant against its independent re-implementation on 1,000 seeds.
+task's do.
 """
 
 from __future__ import annotations
@@ -47,12 +44,7 @@ MULTI_SEAT = multi_seat_ids()
 STATE_DTYPES = {np.dtype(d) for d in ("bool", "int8", "int16", "uint8", "uint16", "int32", "uint32", "float32")}
 
 
-CORPUS_VARIANTS = {t for t in glyphjax.task_ids("zerosum/*") if not t.endswith("/base")}
-
-
 def episodes_for(env) -> int:
-    if env.card.id in CORPUS_VARIANTS:
-        return max(256, EPISODES // 10)
     return EPISODES if env.card.max_steps <= 512 else max(256, EPISODES // 40)
 
 
