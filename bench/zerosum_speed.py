@@ -5,7 +5,10 @@ tic-tac-toe and Kuhn poker stepped the same way in the same run (when pgx is imp
 
 Each measurement: reset B games, then T plies of uniformly random legal moves, all inside one
 jitted `lax.scan` over a vmapped step (T = the game's longest episode, so every game finishes);
-steps/s = B * T / wall time, median over repeats after a compile-and-warm-up call.
+steps/s = B * T / wall time and steps per CPU-s = B * T / process CPU time, medians over repeats
+after a compile-and-warm-up call. The rows are timed in turn within each repeat, so load from
+other processes falls on every row alike; the ratio column compares a row with the pgx game of
+its template measured in the same run.
 """
 
 from __future__ import annotations
@@ -54,14 +57,21 @@ def pgx_runner(name: str, batch: int, plies: int):
     return jax.jit(run)
 
 
-def measure(fn, batch: int, plies: int, repeats: int) -> float:
-    jax.block_until_ready(fn(jax.random.PRNGKey(0)))
-    times = []
+def measure(rows: list, batch: int, repeats: int) -> list[tuple[float, float]]:
+    """(steps/s, steps per CPU-s) of each (name, fn, plies) row: medians over `repeats` rounds
+    in which every row runs once."""
+    for _, fn, _ in rows:
+        jax.block_until_ready(fn(jax.random.PRNGKey(0)))
+    wall = [[] for _ in rows]
+    cpu = [[] for _ in rows]
     for i in range(repeats):
-        t0 = time.perf_counter()
-        jax.block_until_ready(fn(jax.random.PRNGKey(i + 1)))
-        times.append(time.perf_counter() - t0)
-    return batch * plies / float(np.median(times))
+        for j, (_, fn, _) in enumerate(rows):
+            t0, c0 = time.perf_counter(), time.process_time()
+            jax.block_until_ready(fn(jax.random.PRNGKey(i + 1)))
+            wall[j].append(time.perf_counter() - t0)
+            cpu[j].append(time.process_time() - c0)
+    return [(batch * plies / float(np.median(w)), batch * plies / float(np.median(c)))
+            for (_, _, plies), w, c in zip(rows, wall, cpu)]
 
 
 def main() -> None:
@@ -77,10 +87,13 @@ def main() -> None:
                  ("pgx kuhn_poker", pgx_runner("kuhn_poker", args.batch, 3), 3)]
     except ImportError:
         print("(pgx not importable: peer rows skipped)")
-    print(f"| game | steps/s at B={args.batch} (median of {args.repeats}) |\n|---|---:|")
-    for name, fn, plies in rows:
-        print(f"| {name} | {measure(fn, args.batch, plies, args.repeats):,.0f} |")
-
+    peer = {"tictactoe": "pgx tic_tac_toe", "kuhn": "pgx kuhn_poker"}
+    figures = dict(zip((name for name, _, _ in rows), measure(rows, args.batch, args.repeats)))
+    print(f"| game | steps/s at B={args.batch} | steps per CPU-s | vs pgx (steps/s) |\n|---|---:|---:|---:|")
+    for name, (per_s, per_cpu) in figures.items():
+        other = next((figures.get(v) for k, v in peer.items() if f"/{k}/" in name), None)
+        ratio = f"{per_s / other[0]:.2f}x" if other else ""
+        print(f"| {name} | {per_s:,.0f} | {per_cpu:,.0f} | {ratio} |")
 
 if __name__ == "__main__":
     main()

@@ -43,10 +43,11 @@ def spec() -> CLISpec:
     return CLISpec(
         app=APP, description="evaluate a policy over a task set on held-out seeds; each run gets its own directory",
         config_name="eval", register=register_eval_schema,
-        groups={"tasks": None, "policy": None, "harness": None, "model": None},
+        groups={"tasks": None, "policy": None, "opponent": None, "harness": None, "model": None},
         examples=["glyphjax-eval                                  random + scripted baselines on Snake",
                   "glyphjax-eval policy=random tasks=classics seeds=200",
                   "glyphjax-eval tasks=classics/snake-easy policy=scripted",
+                  "glyphjax-eval tasks=zerosum policy=random opponent=minimax opponent.depth=2   per seat",
                   "glyphjax-eval policy=local model=PATH tasks=snake seeds=25",
                   "glyphjax-eval -m policy=random,scripted tasks=dummy   one directory per job",
                   "glyphjax-eval suite=reasoning_gym policy=vllm server.url=URL model=NAME   transfer eval"])
@@ -107,8 +108,14 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
             fail("split= is supported for array policies (random, scripted) only; "
                  "drop split for LLM evaluation")
     out, trajectories = output_paths(cfg, run_dir)
-    runs, skipped = {}, {}
-    if pol.get("kind") == "array":
+    runs, skipped, seats = {}, {}, False
+    if cfg.get("opponent") is not None:
+        if pol.get("kind") != "array" or split is not None:
+            fail("opponent= plays array policies (random, scripted) per seat; drop opponent for "
+                 "LLM evaluation (glyphjax-train eval.opponent sets the opponent of training-time evaluation)")
+        runs, skipped = _versus_runs(cfg, tasks, seeds, out)
+        seats = True
+    elif pol.get("kind") == "array":
         for name in pol.policies:
             evaluate = array_evaluator(name, int(cfg.batch_size), split, int(cfg.num_levels))
             usable = tasks
@@ -145,6 +152,12 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
     if skipped:
         doc["skipped"] = skipped
     print_summary_table(doc)
+    if seats:
+        from eval.versus import opponent_label, print_seat_tables, seat_summary
+        doc["seats"] = seat_summary(runs, int(cfg.bootstrap.resamples), int(cfg.bootstrap.seed),
+                                    float(cfg.bootstrap.confidence))
+        doc["opponent"] = opponent_label(str(cfg.opponent.name), int(cfg.opponent.depth))
+        print_seat_tables(doc["seats"], doc["opponent"])
     witness = [t for t in tasks if t.startswith("witness/")]
     if witness and pol.get("kind") == "array":  # WITNESS: RHAE-L5/L20, solved slots (eval/witness.py)
         from eval.witness import play_runs, report
@@ -167,6 +180,42 @@ def run_suite(cfg: DictConfig, run_dir: Path | None) -> dict:
         return run_from_config(cfg, output_paths(cfg, run_dir)[0])
     except (ImportError, OSError, RuntimeError, ValueError) as e:
         fail(f"reasoning_gym evaluation failed: {type(e).__name__}: {e}")
+
+
+def _versus_runs(cfg: DictConfig, tasks: list[str], seeds, out: str | None) -> tuple[dict, dict]:
+    """Per-seat runs of each array policy against `cfg.opponent` (eval/versus.py): (runs labelled
+    `<policy>@seat<i>`, skipped tasks per policy)."""
+    from eval.benchmark import run_tasks
+    from eval.runid import array_identity
+    from eval.versus import check_opponent, opponent_label, playable, seat_evaluator
+    name, depth = str(cfg.opponent.name), cfg.opponent.depth
+    try:
+        check_opponent(name, depth)
+    except ValueError as e:
+        fail(str(e))
+    runs, skipped = {}, {}
+    identity = array_identity() + "|vs " + opponent_label(name, int(depth))
+    for policy in cfg.policy.policies:
+        usable, why = playable(tasks, str(policy), name, int(depth))
+        if why:
+            skipped[str(policy)] = f"{len(why)} task(s) skipped: " + "; ".join(f"{t}: {w}" for t, w in why.items())
+        if not usable:
+            continue
+        for seat in range(max(_seats(t) for t in usable)):
+            label = f"{policy}@seat{seat}"
+            runs[label] = run_tasks([t for t in usable if seat < _seats(t)], seeds,
+                                    seat_evaluator(str(policy), name, int(depth), seat, int(cfg.batch_size)),
+                                    label, out=out, resume=bool(cfg.resume), progress=bool(cfg.progress),
+                                    identity=identity)
+    if not runs:
+        fail(f"opponent={name}: no task of the set can be played per seat ({'; '.join(skipped.values())})")
+    return runs, skipped
+
+
+def _seats(task: str) -> int:
+    """How many seats the task has."""
+    import glyphjax
+    return glyphjax.make(task).card.num_players
 
 
 def write_replay(trajectories: str, page: Path) -> None:

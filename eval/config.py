@@ -38,11 +38,20 @@ class ReasoningGymConfig:
 
 
 @dataclass
+class OpponentConfig:
+    """conf/opponent/*.yaml: the bot in the other seat of two-player tasks (eval/versus.py)."""
+
+    name: str = MISSING  # random | scripted | minimax (glyphjax.core.bots.BOTS)
+    depth: int = 2  # minimax search depth in plies
+
+
+@dataclass
 class EvalConfig:
     """conf/eval.yaml: a policy over a task set on held-out seeds; each run writes its own directory."""
 
     tasks: TaskSetConfig = field(default_factory=TaskSetConfig)
     policy: Any = MISSING  # a conf/policy preset (array or llm kind)
+    opponent: Optional[OpponentConfig] = None  # opponent=random|scripted|minimax: per-seat play (eval/versus.py)
     harness: HarnessSettings = field(default_factory=HarnessSettings)
     model: Optional[ModelConfig] = None  # a conf/model preset (e.g. model=tiny), or see model_ref
     seeds: Optional[int] = None  # episodes per task; null = the policy's default_seeds
@@ -65,4 +74,5 @@ def register_eval_schema() -> None:
     """Register `schema/eval` (conf/eval.yaml's base) and the policy schemas (idempotent)."""
     cs = ConfigStore.instance()
     cs.store(group="schema", name="eval", node=EvalConfig)
+    cs.store(group="schema", name="opponent", node=OpponentConfig)
     register_policy_schemas(cs)

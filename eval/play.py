@@ -30,8 +30,8 @@ from eval.keys import ARROWS, CLEAR_HOME, EOF, WASD, cbreak, direction_of, is_te
 
 EXIT_USAGE = 2
 USAGE = ("usage: glyphjax-play task=SUITE/NAME [seed=INT] [actions='[NAME_OR_INDEX,...]'] [--save FILE] "
-         "[opponent=bot|random seat=0|1]")
-OPPONENTS = ("bot", "random")
+         "[opponent=bot|scripted|random|minimax seat=0|1 depth=N]")
+OPPONENTS = ("bot", "scripted", "random", "minimax")  # `bot` = scripted; the others: glyphjax.core.bots.BOTS
 
 
 class PlayError(ValueError):
@@ -51,7 +51,7 @@ def parse_args(argv: Sequence[str]) -> dict:
         cfg = OmegaConf.to_container(OmegaConf.from_dotlist(list(argv)))
     except Exception as e:  # omegaconf grammar errors
         raise PlayError(f"cannot parse arguments ({e}). {USAGE}") from None
-    unknown = set(cfg) - {"task", "seed", "actions", "save", "opponent", "seat"}
+    unknown = set(cfg) - {"task", "seed", "actions", "save", "opponent", "seat", "depth"}
     if unknown:
         raise PlayError(f"unknown argument(s) {sorted(unknown)}. {USAGE}")
     if "task" not in cfg:
@@ -71,8 +71,13 @@ def parse_args(argv: Sequence[str]) -> dict:
         raise PlayError(f"opponent must be one of {OPPONENTS}, got {cfg['opponent']!r}")
     if cfg.get("seat", 0) not in (0, 1):
         raise PlayError(f"seat must be 0 or 1, got {cfg.get('seat')!r}")
+    depth = cfg.get("depth", 2)
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
+        raise PlayError(f"depth must be an integer >= 1 (minimax search plies), got {depth!r}")
+    if "depth" in cfg and cfg.get("opponent") != "minimax":
+        raise PlayError("depth= sets the minimax opponent's search depth; add opponent=minimax")
     cfg.setdefault("opponent", None)
-    cfg["seat"] = int(cfg.get("seat", 0))
+    cfg["seat"], cfg["depth"] = int(cfg.get("seat", 0)), depth
     return cfg
 
 
@@ -137,16 +142,19 @@ class Game:
     """One episode stepped turn by turn with the same keys as glyphjax.replay/rollout; keeps
     what a trajectory line needs (observation shown, action, reward, flags per turn)."""
 
-    def __init__(self, task: str, seed: int, opponent: str | None = None, seat: int = 0):
+    def __init__(self, task: str, seed: int, opponent: str | None = None, seat: int = 0, depth: int = 2):
         import glyphjax
         from glyphjax.core.packed import EpisodeStepper
         env = glyphjax.make(task)
         if opponent is not None:
-            env = _against(env, opponent, seat)
+            env = _against(env, opponent, seat, depth)
         self.env = env
         self.card = self.env.card
         self.seed = seed
-        self.task, self.opponent_args = task, f" opponent={opponent} seat={seat}" if opponent else ""
+        self.opponent_args = f" opponent={opponent} seat={seat}" if opponent else ""
+        if opponent == "minimax":
+            self.opponent_args += f" depth={depth}"
+        self.task = task
         self.hot_seat = self.card.num_players > 1  # humans take turns at one terminal
         self.seat_returns = np.zeros(self.card.num_players if self.hot_seat else 1)
         # one jitted call and one copy per turn; at a hot seat each frame is the mover's view
@@ -213,28 +221,28 @@ class Game:
             truncations=0, context_drops=0, context_overflows=0)
 
 
-def _against(game, opponent: str, seat: int):
-    """A two-player game seen from `seat`, the other seat played by the bot or at random."""
+def _against(game, opponent: str, seat: int, depth: int = 2):
+    """A two-player game seen from `seat`, the other seat played by a bot (glyphjax.core.bots)."""
     import glyphjax
+    from glyphjax.core.bots import bot
     if game.card.num_players < 2:
         raise PlayError(f"opponent= needs a two-player task; {game.card.id} has one player")
-    if opponent == "bot":
-        if game.scripted_policy is None:
-            raise PlayError(f"{game.card.id} has no scripted bot; use opponent=random")
-        policy = game.scripted_policy
-    else:
-        policy = glyphjax.random_legal_policy(game)
+    try:
+        policy = bot(game, "scripted" if opponent == "bot" else opponent, depth)
+    except ValueError as e:
+        raise PlayError(f"opponent={opponent}: {e}") from None
     return glyphjax.versus(game, policy, seat)
 
 
 def play(task: str, seed: int, actions: list | None, stdin: TextIO, out: TextIO,
-         save: str | None = None, tty: bool | None = None, opponent: str | None = None, seat: int = 0) -> Game:
+         save: str | None = None, tty: bool | None = None, opponent: str | None = None, seat: int = 0,
+         depth: int = 2) -> Game:
     """Play (or replay `actions` of) one episode; `save` appends it to a trajectory file (opened
     first, so a bad path fails before play). `tty` (default: both streams are terminals) redraws
     in place and reads single keys. Ctrl-C ends the episode like `q`."""
     writer = _open_save(save)
     try:
-        game = Game(task, seed, opponent, seat)
+        game = Game(task, seed, opponent, seat, depth)
         if actions is not None:
             _replay_actions(game, actions)
             print(game.observation(), file=out)
@@ -360,7 +368,7 @@ def play_main(argv: Sequence[str] | None = None) -> None:
     try:
         cfg = parse_args(argv)
         play(cfg["task"], cfg["seed"], cfg["actions"], sys.stdin, sys.stdout, save=cfg["save"],
-             opponent=cfg["opponent"], seat=cfg["seat"])
+             opponent=cfg["opponent"], seat=cfg["seat"], depth=cfg["depth"])
     except (PlayError, glyphjax.UnknownTaskError) as e:
         print(f"glyphjax-play: error: {e}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)

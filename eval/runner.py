@@ -41,12 +41,13 @@ def array_policy(env: glyphjax.Env, name: str) -> Callable:
     raise ValueError(f"unknown array policy {name!r}; choose one of {', '.join(ARRAY_POLICIES)}")
 
 
-def evaluate_task(task_id: str, policy: str, seeds: Iterable[int], batch_size: int = 4096,
-                  params: Any = None) -> TaskResult:
-    """All episodes of `policy` on `task_id`, one per seed (vmapped, `batch_size` at a time);
-    `params` replaces the task's default params (e.g. a Procgen level split)."""
+def evaluate_task(task_id: str, policy: str | Callable, seeds: Iterable[int], batch_size: int = 4096,
+                  params: Any = None, seat: int = 0) -> TaskResult:
+    """All episodes of `policy` (a name, or an array policy playing every seat) on `task_id`, one
+    per seed (vmapped, `batch_size` at a time); `params` replaces the task's default params (e.g. a
+    Procgen level split). Two-player games report `seat`'s returns, and success = a win for it."""
     env = glyphjax.make(task_id)
-    pol = array_policy(env, policy)
+    pol = array_policy(env, policy) if isinstance(policy, str) else policy
     seeds = np.asarray(list(seeds) if not isinstance(seeds, np.ndarray) else seeds, np.int64)
     n = len(seeds)
     b = min(batch_size, n)
@@ -57,8 +58,8 @@ def evaluate_task(task_id: str, policy: str, seeds: Iterable[int], batch_size: i
         res = glyphjax.rollout(env, pol, jnp.asarray(padded.astype(np.uint32)), params)
         res = jax.device_get(res)
         ret = np.asarray(res.returns)
-        if ret.ndim > 1:  # two-player: evaluate seat 0's view
-            ret = ret[:, 0]
+        if ret.ndim > 1:  # two-player: evaluate one seat's view
+            ret = ret[:, seat]
         cols["returns"].append(ret[: len(chunk)])
         cols["lengths"].append(np.asarray(res.lengths)[: len(chunk)])
         cols["terminated"].append(np.asarray(res.terminated)[: len(chunk)])
@@ -66,6 +67,7 @@ def evaluate_task(task_id: str, policy: str, seeds: Iterable[int], batch_size: i
         cols["final_event"].append(np.asarray(res.final_event)[: len(chunk)])
     c = {k: np.concatenate(v) for k, v in cols.items()}
     returns = c["returns"].astype(np.float64)
+    success = (env.card.success_mask(returns, c["terminated"], c["final_event"]) if seat == 0
+               else returns > 0)  # stored events are seat 0's reading; a zero-sum win pays > 0
     return TaskResult(task=task_id, seeds=seeds, returns=returns, lengths=c["lengths"],
-                      terminated=c["terminated"], truncated=c["truncated"],
-                      success=env.card.success_mask(returns, c["terminated"], c["final_event"]))
+                      terminated=c["terminated"], truncated=c["truncated"], success=success)

@@ -71,8 +71,12 @@ class GridState(EnvState):
 
 
 def _moved(a: jax.Array, dr: int, dc: int, torus: jax.Array) -> jax.Array:
-    """out[r, c] = a[r + dr, c + dc], wrapping round the edges when `torus` (else False)."""
-    return jnp.where(torus, jnp.roll(a, (-dr, -dc), axis=(0, 1)), shift(a, -dr, -dc, False))
+    """out[r, c] = a[r + dr, c + dc] of a bool mask, wrapping round the edges when `torus` (else
+    False): one roll, and the cells whose source lies off the board masked out."""
+    h, w = a.shape
+    inside = np.zeros((h, w), bool)
+    inside[max(0, -dr):h - max(0, dr), max(0, -dc):w - max(0, dc)] = True
+    return jnp.roll(a, (-dr, -dc), axis=(0, 1)) & (torus | inside)
 
 
 def has_line(mask: jax.Array, params: GridParams) -> jax.Array:
@@ -211,6 +215,11 @@ class GridGame(Env):
         safe = legal & (mine != 1 - mover)
         pick = jnp.select([jnp.any(wins), jnp.any(blocks), jnp.any(safe)], [wins, blocks, safe], legal)
         return jnp.where(jnp.any(legal), uniform_true(pick, jax.random.uniform(key)), -1).astype(jnp.int32)
+
+    def minimax_policy(self, depth: int):
+        """The depth-limited alpha-beta bot (`glyphjax.zerosum.minimax`), shared by every variant."""
+        from glyphjax.zerosum.minimax import minimax_policy
+        return minimax_policy(depth)
 
     def chance(self, state: GridState) -> jax.Array:
         """int32[0]: grid games have no chance outcomes."""

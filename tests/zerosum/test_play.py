@@ -31,11 +31,27 @@ def test_play__a_human_against_the_bot_in_either_seat_replays_from_its_log(seat)
 
 def test_play__rejects_a_bad_opponent_or_seat_by_name():
     with pytest.raises(PlayError, match="opponent must be one of"):
-        parse_args(["task=zerosum/tictactoe/base", "opponent=minimax"])
+        parse_args(["task=zerosum/tictactoe/base", "opponent=alphazero"])
+    with pytest.raises(PlayError, match="add opponent=minimax"):
+        parse_args(["task=zerosum/tictactoe/base", "opponent=random", "depth=3"])
+    with pytest.raises(PlayError, match="depth must be an integer >= 1"):
+        parse_args(["task=zerosum/tictactoe/base", "opponent=minimax", "depth=0"])
+    with pytest.raises(PlayError, match="opponent=minimax: zerosum/kuhn/base has no minimax bot"):
+        play("zerosum/kuhn/base", 0, [], io.StringIO(), io.StringIO(), opponent="minimax")
     with pytest.raises(PlayError, match="seat must be 0 or 1"):
         parse_args(["task=zerosum/tictactoe/base", "seat=2"])
     with pytest.raises(PlayError, match="needs a two-player task"):
         play("classics/snake-easy", 0, [], io.StringIO(), io.StringIO(), opponent="bot")
+
+
+def test_play__the_minimax_opponent_blocks_the_humans_open_line_and_the_log_names_its_depth():
+    out = io.StringIO()
+    play("zerosum/tictactoe/base", 0, ["B2", "A1"], io.StringIO(), out, opponent="minimax", seat=0, depth=2)
+    text = out.getvalue()
+    log = text.split("action log: ")[1].strip()
+    assert log == "glyphjax-play task=zerosum/tictactoe/base seed=0 opponent=minimax seat=0 depth=2 actions=[B2,A1]"
+    final = text.split("[Grid]\n")[-1].split("\n")[:3]
+    assert final[2][2] == "O", f"the bot must block the diagonal A1-B2-C3:\n" + "\n".join(final)
 
 
 def test_eval__bots_or_random_play_in_both_seats_end_every_game_with_a_zero_sum_result():
