@@ -40,6 +40,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from glyphjax.witness.games import check_training_ids
+from glyphjax.zerosum.splits import check_not_heldout
 from rl import checkpoint as ckpt
 from rl import seating
 from rl import seeds as seedlib
@@ -114,6 +115,7 @@ def validate(cfg: Any) -> Plan:
     ids = _training_ids(cfg)
     try:
         check_training_ids(ids)
+        check_not_heldout(ids)
     except ValueError as e:
         raise ConfigError(f"tasks.ids: {e}") from None
     opponent, train_seats = _seating(cfg, ids)
