@@ -48,7 +48,8 @@ N_KINDS = len(MONSTER_NAMES)
 MONSTER_GLYPHS = " :rkGoZO"
 MONSTER_HP = np.array([0, 1, 2, 4, 6, 8, 10, 14], np.int32)
 MONSTER_DAMAGE = np.array([0, 1, 1, 2, 3, 4, 3, 6], np.int32)  # mean damage of one hit
-CHASE, FLEE = 0, 1  # behaviour: every monster chases; one below a third of its HP flees
+MONSTER_SPEED = np.array([0, 6, 12, 6, 6, 9, 6, 10], np.int32)  # NetHack speeds; yours is 12
+PLAYER_SPEED = 12
 
 PLAYER_HP = 12
 WATER_DAMAGE = 3

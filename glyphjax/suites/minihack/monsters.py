@@ -1,5 +1,7 @@
-"""Monster turns: every live monster, in slot order, attacks you when adjacent (8-neighbourhood)
-or steps towards you; one below a third of its HP flees (steps away and does not attack).
+"""Monster turns: every live monster whose speed gives it a move this turn, in slot order,
+attacks you when adjacent (8-neighbourhood) or steps towards you; one below a third of its HP
+flees (steps away and does not attack). Speeds are NetHack's (you: 12): a monster of speed v
+moves on turn t when floor((t + 1) * v / 12) > floor(t * v / 12), so v = 6 moves every other turn.
 
 A step tries the diagonal towards (or away from) you first, then its two straight components;
 monsters keep out of walls, closed doors, lava, water, each other and your cell. A hit deals a
@@ -36,11 +38,18 @@ def monster_step(s: MiniHackState, i: jax.Array, mon_pos: jax.Array, away: jax.A
     return jnp.where(jnp.any(ok), cands[jnp.argmax(ok)], here)
 
 
+def moves_now(kind: jax.Array, t: jax.Array) -> jax.Array:
+    """Whether a monster of this kind gets a move on turn t (see the module docstring)."""
+    v = jnp.asarray(C.MONSTER_SPEED)[kind]
+    return (t + 1) * v // C.PLAYER_SPEED > t * v // C.PLAYER_SPEED
+
+
 def monsters_act(s: MiniHackState, u: jax.Array) -> tuple[MiniHackState, jax.Array]:
     """All monster turns -> (state, kind of the first monster that hit you, 0 if none)."""
     def one(i, carry):
         mon_pos, hp, hitter = carry
-        kind, alive = s.mon_kind[i], s.mon_hp[i] > 0
+        kind = s.mon_kind[i]
+        alive = (s.mon_hp[i] > 0) & moves_now(kind, s.t)
         away = fleeing(kind, s.mon_hp[i])
         adjacent = jnp.max(jnp.abs(mon_pos[i] - s.pos)) == 1
         attacks = alive & adjacent & ~away & (hp > 0)

@@ -2,7 +2,7 @@
 policy and the certifier's solver.
 
 Each turn, in order: pick up a needed item you stand on; quaff healing / pray when hurt; eat when
-hungry; wield a sword; zap a wand at a monster within 3; read teleportation when the stairs are
+hungry; wield a sword; zap a wand at a monster within 5; read teleportation when the stairs are
 cut off; levitate next to lava the stairs lie beyond; attack an adjacent monster; otherwise step
 along 8-connected BFS distances towards the nearest needed item, else the stairs (avoiding traps,
 water and lava while a safer way exists).
@@ -76,7 +76,7 @@ def plan_action(s: MiniHackState, level) -> jax.Array:
     d_item = _field(wanted, walk & (floating | ~lava))
     go_item = _at(d_item, s.pos) < UNREACHED
     stairs_field = jnp.where(_at(d_safe, s.pos) < UNREACHED, d_safe,
-                             jnp.where(reach["water"] | ~floating, d_water, d_lava))
+                             jnp.where(reach["water"], d_water, d_lava))
     move, _ = _step_along(jnp.where(go_item, d_item, stairs_field), s.pos)
 
     dist = jnp.max(jnp.abs(s.mon_pos - s.pos), axis=-1)
@@ -95,7 +95,7 @@ def plan_action(s: MiniHackState, level) -> jax.Array:
         ((s.hp <= 5) & ~s.prayed, C.PRAY),
         (level.hunger_on & (s.hunger < 30) & food_carried, C.EAT),
         ((s.inv[C.LONG_SWORD] > 0) & ~s.wielding, C.WIELD),
-        (wand_ready & jnp.any(alive & (dist <= 3)), C.ZAP),
+        (wand_ready & jnp.any(alive & (dist <= 5)), C.ZAP),
         ((s.inv[C.SCROLL_TELEPORT] > 0) & ~reach["lava"], C.READ),
         (~reach["water"] & ~floating & near_lava & (s.inv[C.POTION_LEVITATION] > 0), C.QUAFF),
         (~reach["water"] & ~floating & near_lava & (s.inv[C.RING_LEVITATION] > 0), C.APPLY),

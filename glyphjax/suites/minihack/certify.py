@@ -1,0 +1,69 @@
+"""Level certification: the planner-fighter (planner.py) plays N seeds of every MiniHack task.
+
+A level is certified solvable when the planner reaches the stairs on it. Tasks without
+monsters must certify every seed (the command exits 1 otherwise); on combat tasks the figure is
+the scripted fighter's win share. Tasks of one program run as one vmapped batch (one compile).
+
+    python -m glyphjax.suites.minihack.certify --seeds 1000 [--tasks 'minihack/room-*']
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import glyphjax
+from glyphjax.core.rollout import rollout, stack_params
+from glyphjax.suites.minihack.tasks import MiniHack
+
+
+def has_monsters(env: MiniHack) -> bool:
+    lay = env.layout
+    return bool(lay.fixed) or lay.n_monsters[1] > 0
+
+
+def certify_program(ids: list[str], seeds: int, first_seed: int = 0) -> dict[str, dict]:
+    """{task id: {wins, deaths, timeouts, seeds, failed_seeds}} for ids of one program."""
+    envs = [glyphjax.make(i) for i in ids]
+    params = stack_params(envs)
+    params = jax.tree.map(lambda x: jnp.repeat(x, seeds, axis=0), params)  # episode i: task i // seeds
+    seed_arr = jnp.tile(jnp.arange(first_seed, first_seed + seeds, dtype=jnp.uint32), len(ids))
+    res = rollout(envs[0], envs[0].scripted_policy, seed_arr, params=params, batched_params=True)
+    out = {}
+    for k, env in enumerate(envs):
+        sl = slice(k * seeds, (k + 1) * seeds)
+        ok = env.card.success_mask(np.asarray(res.returns[sl]), np.asarray(res.terminated[sl]),
+                                   np.asarray(res.final_event[sl]))
+        died = np.asarray(res.returns[sl]) < 0
+        out[env.card.id] = dict(wins=int(ok.sum()), deaths=int(died.sum()),
+                                timeouts=int(np.asarray(res.truncated[sl]).sum()), seeds=seeds,
+                                failed_seeds=(np.flatnonzero(~ok)[:5] + first_seed).tolist(),
+                                combat=has_monsters(env))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", type=int, default=1000)
+    ap.add_argument("--tasks", default="minihack/*")
+    args = ap.parse_args(argv)
+    bad = 0
+    print(f"{'task':40s} {'wins':>7s} {'deaths':>7s} {'timeouts':>8s}  kind")
+    for ids in glyphjax.programs(args.tasks).values():
+        t0 = time.time()
+        for task_id, r in certify_program(ids, args.seeds).items():
+            kind = "combat (win share)" if r["combat"] else "certified" if r["wins"] == r["seeds"] else "FAILED"
+            bad += kind == "FAILED"
+            print(f"{task_id:40s} {r['wins'] / r['seeds']:7.1%} {r['deaths']:7d} {r['timeouts']:8d}  {kind}"
+                  + (f" e.g. seeds {r['failed_seeds']}" if kind == "FAILED" else ""))
+        print(f"  ({len(ids)} tasks, {time.time() - t0:.1f} s)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
