@@ -13,10 +13,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from glyphjax.core import entities
 from glyphjax.core.sampling import random_cell
 from glyphjax.suites.minihack import constants as C
-from glyphjax.suites.minihack.state import (MiniHackState, chebyshev_map, levitating, occupied, roll,
-                                            select)
+from glyphjax.suites.minihack.state import (MiniHackState, chebyshev_map, levitating, monster_pool,
+                                            occupied, roll, select)
 from glyphjax.suites.minihack.terrain import enter_cell
 
 P = C.PRIMARY
@@ -108,10 +109,9 @@ def zap(s: MiniHackState, p, u):
     fire and cold deal 2-12. A wand whose last charge is used crumbles to dust."""
     wand = s.wand
     ok = (wand > 0) & (s.inv[wand] > 0)
-    dist = jnp.max(jnp.abs(s.mon_pos - s.pos), axis=-1)
-    dist = jnp.where(s.mon_hp > 0, dist, 1 << 20)
-    target = jnp.argmin(dist).astype(jnp.int32)
-    found = dist[target] < (1 << 20)
+    target, _ = entities.nearest(monster_pool(s), s.pos)
+    found = target >= 0
+    target = jnp.maximum(target, 0)
     dmg = jnp.where(wand == C.WAND_DEATH, 1 << 20, roll(u[3], 2, 12))
     hp = s.mon_hp.at[target].add(jnp.where(found, -dmg, 0))
     used = s.replace(inv=s.inv.at[wand].add(-1), mon_hp=hp)

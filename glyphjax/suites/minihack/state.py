@@ -6,6 +6,7 @@ import jax
 import jax.numpy as jnp
 from flax import struct
 
+from glyphjax.core import entities
 from glyphjax.core.types import EnvState
 
 
@@ -51,12 +52,17 @@ def select(pred, a, b):
     return jax.tree.map(lambda x, y: jnp.where(pred, x, y), a, b)
 
 
+def monster_pool(s: MiniHackState, where: jax.Array | None = None) -> entities.Pool:
+    """The monsters as a `core.entities` pool (alive = HP > 0, and `where` per slot when given;
+    timer = HP), for the shared occupancy / nearest / paint mechanics."""
+    alive = s.mon_hp > 0
+    return entities.Pool(pos=s.mon_pos, vel=jnp.zeros_like(s.mon_pos), kind=s.mon_kind,
+                         alive=alive if where is None else alive & where, timer=s.mon_hp)
+
+
 def occupied(s: MiniHackState) -> jax.Array:
     """bool[H, W]: cells holding a live monster."""
-    h, w = s.terrain.shape
-    flat = s.mon_pos[:, 0] * w + s.mon_pos[:, 1]
-    occ = jnp.zeros((h * w,), jnp.bool_).at[flat].max(s.mon_hp > 0)
-    return occ.reshape(h, w)
+    return entities.occupancy(monster_pool(s), *s.terrain.shape) > 0
 
 
 def chebyshev_map(shape: tuple[int, int], cell: jax.Array) -> jax.Array:

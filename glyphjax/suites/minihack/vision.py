@@ -12,9 +12,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from glyphjax.core import entities
 from glyphjax.core.grid import codepoints, glyph_grid, shift
 from glyphjax.suites.minihack import constants as C
-from glyphjax.suites.minihack.state import MiniHackState, chebyshev_map
+from glyphjax.suites.minihack.state import MiniHackState, chebyshev_map, monster_pool
 
 ITEM_CODE0 = C.N_TERRAIN
 MONSTER_CODE0 = ITEM_CODE0 + len(C.ITEM_CLASS_GLYPHS)
@@ -40,14 +41,10 @@ def remember(s: MiniHackState, p=None) -> MiniHackState:
 
 def display_codes(s: MiniHackState) -> jax.Array:
     """int32[H, W]: seen cells as they are, remembered ones as last seen, monsters you see, you."""
-    h, w = s.terrain.shape
     vis = visible(s)
     codes = jnp.where(vis, scene(s), s.memory)
-    flat = s.mon_pos[:, 0] * w + s.mon_pos[:, 1]
-    shown = (s.mon_hp > 0) & vis.reshape(-1)[flat]
-    mon = jnp.full((h * w,), -1, jnp.int32).at[jnp.where(shown, flat, h * w)].set(
-        MONSTER_CODE0 + s.mon_kind, mode="drop").reshape(h, w)
-    codes = jnp.where(mon >= 0, mon, codes)
+    seen = monster_pool(s, vis[s.mon_pos[:, 0], s.mon_pos[:, 1]])
+    codes = entities.paint(codes, seen, MONSTER_CODE0 + jnp.arange(C.N_KINDS, dtype=jnp.int32))
     return codes.at[s.pos[0], s.pos[1]].set(PLAYER_CODE)
 
 
@@ -73,9 +70,8 @@ _NEARBY_BASE = np.concatenate([[0], 1 + np.cumsum([0] + [int(C.MONSTER_HP[k]) fo
 def nearby_field(s: MiniHackState) -> jax.Array:
     """HUD index into NEARBY_NAMES of the nearest monster you see within `constants.NEARBY`."""
     vis = visible(s)
-    seen = (s.mon_hp > 0) & vis[s.mon_pos[:, 0], s.mon_pos[:, 1]]
-    dist = jnp.where(seen, jnp.max(jnp.abs(s.mon_pos - s.pos), axis=-1), 1 << 20)
-    i = jnp.argmin(dist)
+    i, dist = entities.nearest(monster_pool(s, vis[s.mon_pos[:, 0], s.mon_pos[:, 1]]), s.pos)
+    i = jnp.maximum(i, 0)
     kind = s.mon_kind[i]
     idx = jnp.asarray(_NEARBY_BASE)[kind] + jnp.clip(s.mon_hp[i], 1, jnp.asarray(C.MONSTER_HP)[kind]) - 1
-    return jnp.where(dist[i] <= C.NEARBY, idx, 0).astype(jnp.int32)
+    return jnp.where(dist <= C.NEARBY, idx, 0).astype(jnp.int32)
