@@ -27,15 +27,15 @@ MONSTER_WALKABLE[[LAVA, WATER]] = False
 # --- items ---------------------------------------------------------------------------------------
 ITEM_NAMES = ("nothing", "food ration", "apple", "scroll of teleportation", "scroll of light",
               "potion of healing", "potion of speed", "potion of levitation", "ring of levitation",
-              "wand of death", "wand of fire", "wand of cold", "long sword", "skeleton key")
+              "wand of death", "wand of fire", "wand of cold", "long sword", "skeleton key", "boulder")
 (NO_ITEM, FOOD_RATION, APPLE, SCROLL_TELEPORT, SCROLL_LIGHT, POTION_HEALING, POTION_SPEED,
- POTION_LEVITATION, RING_LEVITATION, WAND_DEATH, WAND_FIRE, WAND_COLD, LONG_SWORD, KEY) = range(14)
+ POTION_LEVITATION, RING_LEVITATION, WAND_DEATH, WAND_FIRE, WAND_COLD, LONG_SWORD, KEY, BOULDER) = range(15)
 N_ITEMS = len(ITEM_NAMES)
 # item classes, as NetHack draws them
-ITEM_CLASS_GLYPHS = "%?!=/)("
-FOOD, SCROLL, POTION, RING, WAND, WEAPON, TOOL = range(7)
+ITEM_CLASS_GLYPHS = "%?!=/)(0"
+FOOD, SCROLL, POTION, RING, WAND, WEAPON, TOOL, ROCK_CLASS = range(8)
 ITEM_CLASS = np.array([0, FOOD, FOOD, SCROLL, SCROLL, POTION, POTION, POTION, RING, WAND, WAND,
-                       WAND, WEAPON, TOOL], np.int32)
+                       WAND, WEAPON, TOOL, ROCK_CLASS], np.int32)
 WAND_CHARGES = 4  # charges a wand holds when picked up (its inventory count)
 LEVITATION_TURNS = 20  # turns a potion of levitation lasts
 HUNGER_MAX = 100
@@ -103,6 +103,8 @@ PRIMARY_GROUPS: dict[str, list[str]] = {
     "see": _items("You see here a {i}."),
     "pick": _items("You pick up a {i}."),
     "pick_none": ["There is nothing here to pick up."],
+    "push": ["With great effort you move the boulder."],
+    "push_fail": ["You try to move the boulder, but in vain."],
     "pick_float": ["You cannot reach the floor."],
     "drop": _items("You drop a {i}."),
     "drop_none": ["You cannot drop anything here."],
@@ -137,8 +139,9 @@ for _name, _texts in PRIMARY_GROUPS.items():
     PRIMARY[_name] = len(PRIMARY_TEXTS)
     PRIMARY_TEXTS.extend(_texts)
 SECONDARY_TEXTS = [""] + _kinds("The {m} hits you!")
-OUTCOME_TEXTS = ["", "You die...", "You starve to death. You die...", "You descend the stairs."]
-ALIVE, DIED, STARVED, DESCENDED = range(4)
+OUTCOME_TEXTS = ["", "You die...", "You starve to death. You die...", "You descend the stairs.",
+                 "Every fountain holds a boulder. The puzzle is solved!"]
+ALIVE, DIED, STARVED, DESCENDED, SOLVED = range(5)
 N_SECONDARY, N_OUTCOME = len(SECONDARY_TEXTS), len(OUTCOME_TEXTS)
 
 
@@ -148,5 +151,5 @@ def _join(parts) -> str:
 
 EVENTS: tuple[str, ...] = tuple(_join(parts) for parts in itertools.product(
     PRIMARY_TEXTS, SECONDARY_TEXTS, OUTCOME_TEXTS))
-SUCCESS_EVENTS: tuple[int, ...] = tuple(i for i in range(len(EVENTS)) if i % N_OUTCOME == DESCENDED)
+SUCCESS_EVENTS: tuple[int, ...] = tuple(i for i in range(len(EVENTS)) if i % N_OUTCOME in (DESCENDED, SOLVED))
 assert EVENTS[0] == ""

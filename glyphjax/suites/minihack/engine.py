@@ -3,7 +3,7 @@
 A turn is: the player acts (move / attack / open a door, or use an item: `items.py`), timed
 effects run (levitation ends, hunger), then, unless the player died or reached the stairs, every
 monster acts (`monsters.py`), then the player's view and map memory are updated (`vision.py`).
-Standing on the down stairs `>` ends the episode with +1; death (HP 0, lava, starvation) ends it
+Standing on the down stairs `>` (or, in Boxoban, a boulder on every fountain) ends the episode with +1; death (HP 0, lava, starvation) ends it
 with -1; nothing else pays, so every return lies in [-1, 1] by construction.
 
 Coordinates are (row, col). Everything a task changes is in the traced `Level` params
@@ -55,14 +55,39 @@ def move(s: MiniHackState, d: jax.Array, draws: jax.Array) -> tuple[MiniHackStat
     door = s.replace(terrain=s.terrain.at[tgt[0], tgt[1]].set(jnp.where(opens, C.DOOR_OPEN, cell)))
     door_msg = jnp.where(cell == C.DOOR_CLOSED, C.PRIMARY["door_open"],
                          jnp.where(has_key, C.PRIMARY["door_unlock"], C.PRIMARY["door_locked"]))
-    # step
-    walk_ok = jnp.asarray(C.WALKABLE)[cell]
-    stepped, step_msg = enter_cell(s.replace(pos=tgt), draws[1])
+    # step (pushing a boulder ahead)
+    boulder = s.items[tgt[0], tgt[1]] == C.BOULDER
+    pushed, push_ok = push_boulder(s, tgt, delta)
+    walk_ok = jnp.asarray(C.WALKABLE)[cell] & (~boulder | push_ok)
+    stepped, step_msg = enter_cell(pushed.replace(pos=tgt), draws[1])
+    step_msg = jnp.where(boulder, C.PRIMARY["push"], step_msg)
     is_door = (cell == C.DOOR_CLOSED) | (cell == C.DOOR_LOCKED)
     out = select(foe, attacked, select(is_door, door, select(walk_ok, stepped, s)))
-    msg = jnp.where(foe, attack_msg, jnp.where(is_door, door_msg,
-                                               jnp.where(walk_ok, step_msg, C.PRIMARY["none"])))
+    blocked_msg = jnp.where(boulder, C.PRIMARY["push_fail"], C.PRIMARY["none"])
+    msg = jnp.where(foe, attack_msg, jnp.where(is_door, door_msg, jnp.where(walk_ok, step_msg, blocked_msg)))
     return out, msg
+
+
+def push_boulder(s: MiniHackState, tgt: jax.Array, delta: jax.Array) -> tuple[MiniHackState, jax.Array]:
+    """A boulder on `tgt` rolls one cell on along an orthogonal move onto empty floor or a
+    fountain (not diagonally, not onto an item, a monster or the map edge) -> (state, moved)."""
+    h, w = s.terrain.shape
+    beyond = tgt + delta
+    inside = jnp.all((beyond >= 0) & (beyond < jnp.array([h, w])))
+    beyond = jnp.clip(beyond, 0, jnp.array([h - 1, w - 1]))
+    under = s.terrain[beyond[0], beyond[1]]
+    _, foe = monster_at(s, beyond)
+    ok = ((s.items[tgt[0], tgt[1]] == C.BOULDER) & inside & (jnp.abs(delta).sum() == 1)
+          & ((under == C.FLOOR) | (under == C.FOUNTAIN))
+          & (s.items[beyond[0], beyond[1]] == 0) & ~foe)
+    items = s.items.at[tgt[0], tgt[1]].set(0).at[beyond[0], beyond[1]].set(C.BOULDER)
+    return s.replace(items=jnp.where(ok, items, s.items)), ok
+
+
+def puzzle_solved(s: MiniHackState) -> jax.Array:
+    """Boxoban: every fountain holds a boulder (false on levels without fountains)."""
+    fountain = s.terrain == C.FOUNTAIN
+    return jnp.any(fountain) & jnp.all(~fountain | (s.items == C.BOULDER))
 
 
 def timed_effects(s: MiniHackState, hunger_on: jax.Array, primary: jax.Array):
@@ -92,12 +117,15 @@ def engine_step(key, s: MiniHackState, action, p):
     s1, primary, starved = timed_effects(s1, p.hunger_on, primary)
     dead_now = (s1.hp <= 0) | starved
     on_stairs = (s1.terrain[s1.pos[0], s1.pos[1]] == C.STAIRS) & ~dead_now
+    solved = puzzle_solved(s1) & ~dead_now
+    won = on_stairs | solved
     acted, hitter = monsters.monsters_act(s1, draws[4:4 + s1.mon_kind.shape[0]])
-    s2 = select(dead_now | on_stairs, s1, acted)
-    secondary = jnp.where(dead_now | on_stairs, 0, hitter)
+    s2 = select(dead_now | won, s1, acted)
+    secondary = jnp.where(dead_now | won, 0, hitter)
     died = dead_now | (s2.hp <= 0)
     outcome = jnp.where(starved & (s1.hp > 0), C.STARVED,
-                        jnp.where(died, C.DIED, jnp.where(on_stairs, C.DESCENDED, C.ALIVE)))
+                        jnp.where(died, C.DIED, jnp.where(on_stairs, C.DESCENDED,
+                                                              jnp.where(solved, C.SOLVED, C.ALIVE))))
     s2 = vision.remember(s2.replace(hp=jnp.maximum(s2.hp, 0)), p)
-    reward = jnp.where(died, -1.0, jnp.where(on_stairs, 1.0, 0.0)).astype(jnp.float32)
-    return s2, reward, died | on_stairs, event_id(primary, secondary, outcome)
+    reward = jnp.where(died, -1.0, jnp.where(won, 1.0, 0.0)).astype(jnp.float32)
+    return s2, reward, died | won, event_id(primary, secondary, outcome)

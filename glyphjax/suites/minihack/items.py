@@ -32,12 +32,13 @@ def first_of_class(s: MiniHackState, klass: int) -> tuple[jax.Array, jax.Array]:
 def pickup(s: MiniHackState, p, u):
     r, c = s.pos[0], s.pos[1]
     item = s.items[r, c]
-    ok = (item > 0) & ~levitating(s)
+    ok = (item > 0) & (item != C.BOULDER) & ~levitating(s)
     is_wand = jnp.asarray(C.ITEM_CLASS)[item] == C.WAND
     gain = jnp.where(is_wand, C.WAND_CHARGES, 1)
     picked = s.replace(inv=s.inv.at[item].add(gain), items=s.items.at[r, c].set(0),
                        wand=jnp.where(is_wand, item, s.wand))
     msg = jnp.where(item == 0, P["pick_none"], jnp.where(levitating(s), P["pick_float"], P["pick"] + item - 1))
+    msg = jnp.where(item == C.BOULDER, P["push_fail"], msg)
     return select(ok, picked, s), msg
 
 

@@ -179,6 +179,17 @@ def wand_of_death(n_monsters: int, distractors: bool, dark: bool) -> Layout:
     return lay
 
 
+def boxoban(size: int, boulders: int, steps: int) -> Layout:
+    """A lit room; boulders scattered from the fountains by a reverse walk (levels.boxoban_walk)."""
+    lay = Layout(size + 2, size + 2).room(1, 1, size, size)
+    lay.start_mask = lay.floor()
+    lay.boulder_mask = lay.floor()
+    lay.boulder_mask[1, :] = lay.boulder_mask[-2, :] = False  # no fountain against a wall:
+    lay.boulder_mask[:, 1] = lay.boulder_mask[:, -2] = False  # the walk could not pull it out
+    lay.n_boulders, lay.pull_steps = boulders, steps
+    return lay
+
+
 # --- rules text ----------------------------------------------------------------------------------
 GOAL = "Reach the staircase down >. "
 SKILL_RULES = {
@@ -267,4 +278,14 @@ def declarations(task: Callable) -> list:
                         "death / lies on a random cell near you: PICKUP it and ZAP (4 charges)."
                         + (" A wand of fire and a wand of cold lie there too (ZAP uses the one picked "
                            "up last)." if distr else "") + (" It is dark." if dark else "")))
+    for name, size, n, steps, canvas in (("boxoban-medium", 5, 2, 48, "small"), ("boxoban-hard", 7, 3, 64, "medium"),
+                                         ("boxoban-unfiltered", 7, 3, 24, "medium")):
+        out.append(task(name, canvas, lambda a=size, b=n, c=steps: boxoban(a, b, c),
+                        f"Boxoban: push the {n} boulders 0 onto the {n} fountains {{ (a boulder on a "
+                        "fountain shows as *). Walk into a boulder to push it one cell, only straight "
+                        "(N/S/E/W, not diagonally), onto floor or a fountain; a boulder stuck against "
+                        "a wall cannot be pulled back. +1 when every fountain holds a boulder. Levels "
+                        f"are made by undoing {steps} random steps from the solved position, so every "
+                        "level is solvable" + (" (a short walk: some boulders may start on a fountain)"
+                                               if name.endswith("unfiltered") else "") + ". "))
     return out

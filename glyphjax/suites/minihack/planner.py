@@ -62,7 +62,8 @@ def plan_action(s: MiniHackState, level) -> jax.Array:
     t = s.terrain
     floating = levitating(s)
     has_key = s.inv[C.KEY] > 0
-    walk = jnp.asarray(C.WALKABLE)[t] | (t == C.DOOR_CLOSED) | ((t == C.DOOR_LOCKED) & has_key)
+    walk = ((jnp.asarray(C.WALKABLE)[t] | (t == C.DOOR_CLOSED) | ((t == C.DOOR_LOCKED) & has_key))
+            & (s.items != C.BOULDER))
     lava, water, trap = t == C.LAVA, t == C.WATER, t == C.TRAP
     stairs = t == C.STAIRS
     d_safe = _field(stairs, walk & (floating | ~(lava | water | trap)))

@@ -1,9 +1,9 @@
 """MiniHack task declarations (GlyphBench catalogue §3.2) on the one dungeon engine.
 
 A task is a name, a canvas, a `levels.Layout` builder and its rules text. Tasks on one canvas
-(and maze switch) share one compiled program: the layout is traced params. Canvases: 7x7 (5x5
-rooms, key rooms, skill tasks), 9x15 (river, lava cross, corridor battle, hide-and-seek, wand of
-death, 9x9 mazes), 17x17 (15x15 rooms, key rooms and mazes, big hide-and-seek), 7x47 (corridors),
+share one compiled program: the layout is traced params. Canvases: 7x7 (5x5 rooms, key rooms,
+skill tasks, boxoban-medium), 9x15 (river, lava cross, corridor battle, hide-and-seek, wand of
+death, 9x9 mazes, boxoban-hard/-unfiltered), 17x17 (15x15 rooms, key rooms and mazes, big hide-and-seek), 7x47 (corridors),
 19x45 (45x19 mazes); a smaller layout is padded with solid rock (drawn blank).
 """
 
@@ -29,15 +29,17 @@ from glyphjax.suites.minihack.vision import NEARBY_NAMES, frame_grid, nearby_fie
 INV_SLOTS = 6  # item types a task's HUD inventory can list
 CANVASES = {"small": (7, 7), "medium": (9, 15), "large": (17, 17), "corridor": (7, 47), "maze45": (19, 45)}
 MAZE_CANVASES = ("medium", "large", "maze45")
+BOXOBAN_CANVASES = ("small", "medium")
 
 GLYPHS = {
     " ": "dark or unexplored (solid rock, or a cell you have not seen)",
     "·": "floor", "-": "wall", "|": "wall", "#": "corridor", "¦": "open door",
     "+": "closed door (it may be locked)", ">": "staircase down (the goal)", "^": "trap",
     "♨": "lava (deadly unless you levitate)", "≈": "water (you fall in and lose 3 HP unless you levitate)",
-    "⊔": "sink", "_": "altar", "{": "fountain",
+    "⊔": "sink", "_": "altar", "{": "fountain (in Boxoban: a boulder's target)",
     "%": "food (a food ration or an apple)", "?": "scroll", "!": "potion", "=": "ring", "/": "wand",
     ")": "weapon (a long sword)", "(": "tool (a skeleton key)",
+    "0": "boulder (walk into it to push it)", "*": "boulder on a fountain (a filled target)",
     ":": "newt (monster)", "r": "rat (monster)", "k": "kobold (monster)", "G": "gnome (monster)",
     "o": "orc (monster)", "Z": "zombie (monster)", "O": "ogre (monster)", "@": "you",
 }
@@ -84,6 +86,7 @@ class MiniHack(Env):
         self.decl = decl
         self.canvas = CANVASES[decl.canvas]
         self.maze = decl.canvas in MAZE_CANVASES
+        self.boxoban = decl.canvas in BOXOBAN_CANVASES
         layout = decl.build()
         self.inv_items = inventory_items(layout)
         slots = np.zeros(INV_SLOTS, np.int32)
@@ -93,13 +96,13 @@ class MiniHack(Env):
         self.card = card_of(decl, layout, self.inv_items)
 
     def static_config(self):
-        return ("minihack", self.canvas, self.maze)
+        return ("minihack", self.canvas, self.maze, self.boxoban)
 
     def default_params(self) -> MiniHackParams:
         return self._params
 
     def _reset(self, key, params: MiniHackParams) -> MiniHackState:
-        return generate(key, params.level, self.canvas, self.maze)
+        return generate(key, params.level, self.canvas, self.maze, self.boxoban)
 
     def _step(self, key, state, action, params: MiniHackParams):
         return engine_step(key, state, action, params.level)

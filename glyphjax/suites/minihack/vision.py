@@ -3,7 +3,8 @@
 You see every lit cell and, in the dark, the cells within `constants.SIGHT` (Chebyshev) of you.
 Map memory (NetHack's): every seen cell keeps the terrain or item last seen there, drawn where
 you no longer see it; monsters are drawn only where you see them. A never-seen cell is blank.
-Display codes: terrain codes, then one code per item class, then one per monster kind, then you.
+Display codes: terrain codes, then one code per item class, then one per monster kind, then
+you, then a boulder on a fountain.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from glyphjax.suites.minihack.state import MiniHackState, chebyshev_map, monster
 ITEM_CODE0 = C.N_TERRAIN
 MONSTER_CODE0 = ITEM_CODE0 + len(C.ITEM_CLASS_GLYPHS)
 PLAYER_CODE = MONSTER_CODE0 + C.N_KINDS
-DISPLAY_GLYPHS = C.TERRAIN_GLYPHS + C.ITEM_CLASS_GLYPHS + C.MONSTER_GLYPHS + "@"
+FILLED_CODE = PLAYER_CODE + 1  # a boulder resting on a fountain (a solved Boxoban target)
+DISPLAY_GLYPHS = C.TERRAIN_GLYPHS + C.ITEM_CLASS_GLYPHS + C.MONSTER_GLYPHS + "@*"
 GLYPH_TABLE = codepoints(DISPLAY_GLYPHS)
 
 
@@ -31,6 +33,8 @@ def visible(s: MiniHackState) -> jax.Array:
 def scene(s: MiniHackState) -> jax.Array:
     """int32[H, W] display codes of terrain and items (no monsters, no player)."""
     item_code = ITEM_CODE0 + jnp.asarray(C.ITEM_CLASS)[s.items]
+    filled = (s.items == C.BOULDER) & (s.terrain == C.FOUNTAIN)
+    item_code = jnp.where(filled, FILLED_CODE, item_code)
     return jnp.where(s.items > 0, item_code, s.terrain).astype(jnp.int32)
 
 

@@ -11,17 +11,18 @@ import pytest
 import glyphjax
 from glyphjax.core.rollout import reset_key, stack_params
 from glyphjax.suites.minihack import constants as C
-from glyphjax.suites.minihack.certify import certify_program
+from glyphjax.suites.minihack.certify import certify_boxoban, certify_program
 
 SEEDS = 32
 PROGRAMS = glyphjax.programs("minihack/*")
+SMALL = next(ids for ids in PROGRAMS.values() if "minihack/eat" in ids)  # the 7x7 program
 
 
-def test_tasks__56_ids_on_five_programs():
+def test_tasks__59_ids_on_five_programs():
     ids = glyphjax.task_ids("minihack/*")
-    assert len(ids) == 56
+    assert len(ids) == 59
     assert len(PROGRAMS) == 5
-    assert set(PROGRAMS["minihack/eat"]) >= {"minihack/room-5x5", "minihack/room-ultimate-5x5",
+    assert set(SMALL) >= {"minihack/room-5x5", "minihack/room-ultimate-5x5",
                                               "minihack/keyroom-s5", "minihack/wield-distract"}
 
 
@@ -36,7 +37,8 @@ def test_levels__one_stairs_you_on_open_floor_monsters_on_free_cells(first):
     b = np.arange(len(seeds))
     for k, task_id in enumerate(ids):
         sl = slice(k * SEEDS, (k + 1) * SEEDS)
-        assert ((terrain[sl] == C.STAIRS).sum(axis=(1, 2)) == 1).all(), task_id
+        stairs = 1 if envs[k].layout.stairs_mask.any() else 0  # Boxoban has none
+        assert ((terrain[sl] == C.STAIRS).sum(axis=(1, 2)) == stairs).all(), task_id
         assert (terrain[b[sl], pos[sl, 0], pos[sl, 1]] == C.FLOOR).all(), task_id
         lay = envs[k].layout
         if lay.n_stones:  # rivers: exactly the declared stepping stones cross the river row
@@ -50,8 +52,14 @@ def test_levels__one_stairs_you_on_open_floor_monsters_on_free_cells(first):
     assert not (alive & (mp == pos[:, None, :]).all(-1)).any()
 
 
+def test_certify__boxoban_levels_are_solved_by_undoing_their_walk():
+    for task_id in ("minihack/boxoban-medium", "minihack/boxoban-hard"):
+        r = certify_boxoban(task_id, seeds=16)
+        assert r["wins"] == 16, f"{task_id}: certificate failed on seeds {r['failed_seeds']}"
+
+
 def test_certify__planner_solves_every_non_combat_level_of_the_small_program():
-    results = certify_program(PROGRAMS["minihack/eat"], seeds=12)
+    results = certify_program(SMALL, seeds=12)
     for task_id, r in results.items():
         if not r["combat"]:
             assert r["wins"] == r["seeds"], f"{task_id}: planner failed on seeds {r['failed_seeds']}"

@@ -250,3 +250,29 @@ def test_wield__without_a_weapon_does_nothing():
     s = board(put(ROOM, (3, 2, "@")))
     s2, _ = step(s, C.WIELD)
     assert not bool(s2.wielding) and text(s2).message == "You don't have a weapon to wield."
+
+
+# --- boxoban ------------------------------------------------------------------------------------------
+def test_boxoban__boulders_roll_straight_not_diagonally_and_stop_at_walls():
+    s = board(put(ROOM, (3, 2, "@")), items={(3, 3): C.BOULDER, (2, 3): C.BOULDER})
+    s, _ = step(s, C.MOVE_E)
+    assert grid(s) == put(ROOM, (3, 3, "@"), (3, 4, "0"), (2, 3, "0"))
+    assert text(s).message == "With great effort you move the boulder."
+    s2, _ = step(s, C.MOVE_NE)  # diagonal into the boulder at (2, 4)? none there: a plain move
+    assert grid(s2) == put(ROOM, (2, 4, "@"), (3, 4, "0"), (2, 3, "0"))
+    s3, _ = step(s, C.MOVE_E)  # pushes (3, 4) to (3, 5), against the wall
+    s3, _ = step(s3, C.MOVE_E)  # beyond is wall: in vain
+    assert grid(s3) == put(ROOM, (3, 4, "@"), (3, 5, "0"), (2, 3, "0"))
+    assert text(s3).message == "You try to move the boulder, but in vain."
+    s4 = board(put(ROOM, (3, 2, "@")), items={(2, 3): C.BOULDER})
+    s4, _ = step(s4, C.MOVE_NE)  # a diagonal push does not move it
+    assert grid(s4) == put(ROOM, (3, 2, "@"), (2, 3, "0"))
+
+
+def test_boxoban__a_boulder_on_the_last_fountain_solves_the_puzzle():
+    s = board(put(ROOM, (3, 2, "@"), (3, 4, "{"), (1, 1, "{")), items={(3, 3): C.BOULDER, (1, 1): C.BOULDER})
+    assert grid(s)[1][1] == "*"
+    s, tr = step(s, C.MOVE_E)
+    assert float(tr.reward) == 1.0 and bool(tr.terminated)
+    assert text(s).message == ("With great effort you move the boulder. "
+                               "Every fountain holds a boulder. The puzzle is solved!")
