@@ -1,0 +1,131 @@
+"""The MiniHack dungeon engine: one state and one step for every MiniHack task.
+
+A turn is: the player acts (move / attack / open a door, or use an item: `items.py`), timed
+effects run (levitation ends, hunger), then, unless the player died or reached the stairs, every
+monster acts (`monsters.py`), then the player's view and map memory are updated (`vision.py`).
+Standing on the down stairs `>` (or, in Boxoban, a boulder on every fountain) ends the episode with +1; death (HP 0, lava, starvation) ends it
+with -1; nothing else pays, so every return lies in [-1, 1] by construction.
+
+Coordinates are (row, col). Everything a task changes is in the traced `Level` params
+(levels.py), so every task of one canvas size is one compiled program.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from glyphjax.core.sampling import Draws
+from glyphjax.suites.minihack import constants as C
+from glyphjax.suites.minihack import items, monsters, vision
+from glyphjax.suites.minihack.terrain import enter_cell
+from glyphjax.suites.minihack.state import MiniHackState, monster_at, roll, select
+
+N_DRAWS = 16  # uniforms one step uses (player roll, trap roll, teleport cell, zap roll, monsters)
+
+
+def event_id(primary, secondary, outcome) -> jax.Array:
+    """The composed message id (see constants)."""
+    return ((jnp.asarray(primary, jnp.int32) * C.N_SECONDARY + secondary) * C.N_OUTCOME
+            + outcome).astype(jnp.int32)
+
+
+def player_damage(s: MiniHackState, u: jax.Array) -> jax.Array:
+    lo, hi = C.SWORD_DAMAGE
+    return jnp.where(s.wielding, roll(u, lo, hi), roll(u, *C.UNARMED_DAMAGE))
+
+
+def move(s: MiniHackState, d: jax.Array, draws: jax.Array) -> tuple[MiniHackState, jax.Array]:
+    """MOVE_<dir>: attack a monster there, open (or unlock with a key) a closed door, or step
+    onto an enterable cell; walls and the map edge leave you where you are."""
+    h, w = s.terrain.shape
+    delta = jnp.asarray(C.MOVE_DELTAS)[d]
+    tgt = jnp.clip(s.pos + delta, 0, jnp.array([h - 1, w - 1]))
+    cell = s.terrain[tgt[0], tgt[1]]
+    slot, foe = monster_at(s, tgt)
+    # attack
+    dmg = player_damage(s, draws[0])
+    new_hp = s.mon_hp[slot] - dmg
+    kind = s.mon_kind[slot]
+    attacked = s.replace(mon_hp=s.mon_hp.at[slot].set(new_hp))
+    attack_msg = jnp.where(new_hp <= 0, C.PRIMARY["kill"], C.PRIMARY["hit"]) + kind - 1
+    # doors
+    has_key = s.inv[C.KEY] > 0
+    opens = (cell == C.DOOR_CLOSED) | ((cell == C.DOOR_LOCKED) & has_key)
+    door = s.replace(terrain=s.terrain.at[tgt[0], tgt[1]].set(jnp.where(opens, C.DOOR_OPEN, cell)))
+    door_msg = jnp.where(cell == C.DOOR_CLOSED, C.PRIMARY["door_open"],
+                         jnp.where(has_key, C.PRIMARY["door_unlock"], C.PRIMARY["door_locked"]))
+    # step (pushing a boulder ahead)
+    boulder = s.items[tgt[0], tgt[1]] == C.BOULDER
+    pushed, push_ok = push_boulder(s, tgt, delta)
+    walk_ok = jnp.asarray(C.WALKABLE)[cell] & (~boulder | push_ok)
+    stepped, step_msg = enter_cell(pushed.replace(pos=tgt), draws[1])
+    step_msg = jnp.where(boulder, C.PRIMARY["push"], step_msg)
+    is_door = (cell == C.DOOR_CLOSED) | (cell == C.DOOR_LOCKED)
+    out = select(foe, attacked, select(is_door, door, select(walk_ok, stepped, s)))
+    blocked_msg = jnp.where(boulder, C.PRIMARY["push_fail"], C.PRIMARY["none"])
+    msg = jnp.where(foe, attack_msg, jnp.where(is_door, door_msg, jnp.where(walk_ok, step_msg, blocked_msg)))
+    return out, msg
+
+
+def push_boulder(s: MiniHackState, tgt: jax.Array, delta: jax.Array) -> tuple[MiniHackState, jax.Array]:
+    """A boulder on `tgt` rolls one cell on along an orthogonal move onto empty floor or a
+    fountain (not diagonally, not onto an item, a monster or the map edge) -> (state, moved)."""
+    h, w = s.terrain.shape
+    beyond = tgt + delta
+    inside = jnp.all((beyond >= 0) & (beyond < jnp.array([h, w])))
+    beyond = jnp.clip(beyond, 0, jnp.array([h - 1, w - 1]))
+    under = s.terrain[beyond[0], beyond[1]]
+    _, foe = monster_at(s, beyond)
+    ok = ((s.items[tgt[0], tgt[1]] == C.BOULDER) & inside & (jnp.abs(delta).sum() == 1)
+          & ((under == C.FLOOR) | (under == C.FOUNTAIN))
+          & (s.items[beyond[0], beyond[1]] == 0) & ~foe)
+    items = s.items.at[tgt[0], tgt[1]].set(0).at[beyond[0], beyond[1]].set(C.BOULDER)
+    return s.replace(items=jnp.where(ok, items, s.items)), ok
+
+
+def puzzle_solved(s: MiniHackState) -> jax.Array:
+    """Boxoban: every fountain holds a boulder (false on levels without fountains)."""
+    fountain = s.terrain == C.FOUNTAIN
+    return jnp.any(fountain) & jnp.all(~fountain | (s.items == C.BOULDER))
+
+
+def timed_effects(s: MiniHackState, hunger_on: jax.Array, primary: jax.Array):
+    """Levitation from a potion runs out (landing in lava kills, in water hurts); hunger counts
+    down where the level turns it on. -> (state, primary message, starved)."""
+    was = s.lev_turns > 0
+    lev = jnp.maximum(s.lev_turns - 1, 0)
+    lands = was & (lev == 0) & ~s.ring_on
+    s = s.replace(lev_turns=lev)
+    cell = s.terrain[s.pos[0], s.pos[1]]
+    hp = jnp.where(lands & (cell == C.LAVA), 0,
+                   jnp.where(lands & (cell == C.WATER), s.hp - C.WATER_DAMAGE, s.hp))
+    primary = jnp.where(lands, jnp.where(cell == C.LAVA, C.PRIMARY["lava"], C.PRIMARY["land"]), primary)
+    hunger = jnp.where(hunger_on, s.hunger - 1, s.hunger)
+    starved = hunger_on & (hunger <= 0)
+    return s.replace(hp=hp, hunger=hunger), primary, starved
+
+
+def engine_step(key, s: MiniHackState, action, p):
+    """One turn -> (state, reward, terminated, event). `p` is the task's `levels.Level`."""
+    draws = Draws.hashed(key, N_DRAWS).uniform((N_DRAWS,))
+    is_move = (action >= 0) & (action < 8)
+    moved, move_msg = move(s, jnp.clip(action, 0, 7), draws)
+    used, use_msg = items.use_item(s, action, p, draws)
+    s1 = select(is_move, moved, used)
+    primary = jnp.where(is_move, move_msg, use_msg)
+    s1, primary, starved = timed_effects(s1, p.hunger_on, primary)
+    dead_now = (s1.hp <= 0) | starved
+    on_stairs = (s1.terrain[s1.pos[0], s1.pos[1]] == C.STAIRS) & ~dead_now
+    solved = puzzle_solved(s1) & ~dead_now
+    won = on_stairs | solved
+    acted, hitter = monsters.monsters_act(s1, draws[4:4 + s1.mon_kind.shape[0]])
+    s2 = select(dead_now | won, s1, acted)
+    secondary = jnp.where(dead_now | won, 0, hitter)
+    died = dead_now | (s2.hp <= 0)
+    outcome = jnp.where(starved & (s1.hp > 0), C.STARVED,
+                        jnp.where(died, C.DIED, jnp.where(on_stairs, C.DESCENDED,
+                                                              jnp.where(solved, C.SOLVED, C.ALIVE))))
+    s2 = vision.remember(s2.replace(hp=jnp.maximum(s2.hp, 0)), p)
+    reward = jnp.where(died, -1.0, jnp.where(won, 1.0, 0.0)).astype(jnp.float32)
+    return s2, reward, died | won, event_id(primary, secondary, outcome)

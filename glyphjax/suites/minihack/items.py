@@ -1,0 +1,162 @@
+"""Item actions with NetHack-style effects: PICKUP, DROP, EAT, READ, QUAFF, WIELD, ZAP, PRAY, APPLY.
+
+Each action is one function `(state, level params, uniforms) -> (state, primary message)`;
+`use_item` picks the one the action names (any other action, and NO_ACTION, does nothing).
+The inventory is a count per item type; a wand's count is its charges. Where NetHack would ask
+"which one?", the first carried item in `constants.ITEM_NAMES` order is used, except ZAP, which
+zaps the wand picked up last.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from glyphjax.core import entities
+from glyphjax.core.sampling import random_cell
+from glyphjax.suites.minihack import constants as C
+from glyphjax.suites.minihack.state import (MiniHackState, chebyshev_map, levitating, monster_pool,
+                                            occupied, roll, select)
+from glyphjax.suites.minihack.terrain import enter_cell
+
+P = C.PRIMARY
+
+
+def first_of_class(s: MiniHackState, klass: int) -> tuple[jax.Array, jax.Array]:
+    """(first carried item type of a class, whether one is carried)."""
+    mask = (s.inv > 0) & (jnp.asarray(C.ITEM_CLASS) == klass) & (jnp.arange(C.N_ITEMS) > 0)
+    return jnp.argmax(mask).astype(jnp.int32), jnp.any(mask)
+
+
+def pickup(s: MiniHackState, p, u):
+    r, c = s.pos[0], s.pos[1]
+    item = s.items[r, c]
+    ok = (item > 0) & (item != C.BOULDER) & ~levitating(s)
+    is_wand = jnp.asarray(C.ITEM_CLASS)[item] == C.WAND
+    gain = jnp.where(is_wand, C.WAND_CHARGES, 1)
+    picked = s.replace(inv=s.inv.at[item].add(gain), items=s.items.at[r, c].set(0),
+                       wand=jnp.where(is_wand, item, s.wand))
+    msg = jnp.where(item == 0, P["pick_none"], jnp.where(levitating(s), P["pick_float"], P["pick"] + item - 1))
+    msg = jnp.where(item == C.BOULDER, P["push_fail"], msg)
+    return select(ok, picked, s), msg
+
+
+def drop(s: MiniHackState, p, u):
+    r, c = s.pos[0], s.pos[1]
+    carried = (s.inv > 0) & (jnp.arange(C.N_ITEMS) > 0)
+    item = jnp.argmax(carried).astype(jnp.int32)
+    ok = jnp.any(carried) & (s.items[r, c] == 0) & ~levitating(s)
+    is_wand = jnp.asarray(C.ITEM_CLASS)[item] == C.WAND
+    inv = s.inv.at[item].add(jnp.where(is_wand, -s.inv[item], -1))
+    dropped = s.replace(inv=inv, items=s.items.at[r, c].set(item),
+                        wielding=s.wielding & ((item != C.LONG_SWORD) | (inv[C.LONG_SWORD] > 0)),
+                        ring_on=s.ring_on & (item != C.RING_LEVITATION))
+    dropped = dropped.replace(wand=ready_wand(dropped))
+    return select(ok, dropped, s), jnp.where(ok, P["drop"] + item - 1, P["drop_none"])
+
+
+def eat(s: MiniHackState, p, u):
+    item, ok = first_of_class(s, C.FOOD)
+    fed = s.replace(inv=s.inv.at[item].add(-1), hunger=jnp.minimum(s.hunger + C.FOOD_VALUE, C.HUNGER_MAX))
+    return select(ok, fed, s), jnp.where(ok, P["eat"] + item - 1, P["eat_none"])
+
+
+def read(s: MiniHackState, p, u):
+    """Teleportation moves you to a random free cell of the level's teleport region; light lights
+    every cell within 5 of you."""
+    item, ok = first_of_class(s, C.SCROLL)
+    s_used = s.replace(inv=s.inv.at[item].add(-1))
+    free = p.teleport_mask & ~occupied(s)
+    cell, found = random_cell(u[2], free)
+    w = s.terrain.shape[1]
+    dest = jnp.where(found, jnp.stack([cell // w, cell % w]), s.pos).astype(jnp.int32)
+    teleported, _ = enter_cell(s_used.replace(pos=dest), u[3])
+    near = chebyshev_map(s.terrain.shape, s.pos) <= 5
+    lighted = s_used.replace(lit=s.lit | near)
+    is_tele = item == C.SCROLL_TELEPORT
+    out = select(is_tele, teleported, lighted)
+    msg = jnp.where(is_tele, P["read_teleport"], P["read_light"])
+    return select(ok, out, s), jnp.where(ok, msg, P["read_none"])
+
+
+def quaff(s: MiniHackState, p, u):
+    item, ok = first_of_class(s, C.POTION)
+    used = s.replace(inv=s.inv.at[item].add(-1))
+    healed = used.replace(hp=s.max_hp)
+    floating = used.replace(lev_turns=jnp.int32(C.LEVITATION_TURNS + 1))  # the turn's tick leaves 20
+    out = select(item == C.POTION_HEALING, healed, select(item == C.POTION_LEVITATION, floating, used))
+    msg = jnp.where(item == C.POTION_HEALING, P["quaff_heal"],
+                    jnp.where(item == C.POTION_LEVITATION, P["quaff_lev"], P["quaff_speed"]))
+    at_sink = s.terrain[s.pos[0], s.pos[1]] == C.SINK
+    none_msg = jnp.where(at_sink, P["quaff_sink"], P["quaff_none"])
+    return select(ok, out, s), jnp.where(ok, msg, none_msg)
+
+
+def wield(s: MiniHackState, p, u):
+    ok = s.inv[C.LONG_SWORD] > 0
+    return s.replace(wielding=s.wielding | ok), jnp.where(ok, P["wield"], P["wield_none"])
+
+
+def ready_wand(s: MiniHackState) -> jax.Array:
+    """The readied wand: the last one picked up while it has charges, else the first carried."""
+    first, any_wand = first_of_class(s, C.WAND)
+    keep = (s.wand > 0) & (s.inv[s.wand] > 0)
+    return jnp.where(keep, s.wand, jnp.where(any_wand, first, 0)).astype(jnp.int32)
+
+
+def zap(s: MiniHackState, p, u):
+    """The readied wand fires at the nearest live monster (Chebyshev distance): death kills it,
+    fire and cold deal 2-12. A wand whose last charge is used crumbles to dust."""
+    wand = s.wand
+    ok = (wand > 0) & (s.inv[wand] > 0)
+    target, _ = entities.nearest(monster_pool(s), s.pos)
+    found = target >= 0
+    target = jnp.maximum(target, 0)
+    dmg = jnp.where(wand == C.WAND_DEATH, 1 << 20, roll(u[3], 2, 12))
+    hp = s.mon_hp.at[target].add(jnp.where(found, -dmg, 0))
+    used = s.replace(inv=s.inv.at[wand].add(-1), mon_hp=hp)
+    used = used.replace(wand=ready_wand(used))
+    kind = s.mon_kind[target]
+    msg = jnp.where(~found, P["zap_miss"],
+                    jnp.where(wand == C.WAND_DEATH, P["zap_kill"], P["zap_hit"]) + kind - 1)
+    return select(ok, used, s), jnp.where(ok, msg, P["zap_none"])
+
+
+def pray(s: MiniHackState, p, u):
+    """NetHack's low-HP trouble (HP <= 5 or HP <= max/7) is fixed once per episode; praying
+    again angers the god (no effect here); praying without trouble does nothing."""
+    trouble = (s.hp <= 5) | (s.hp * 7 <= s.max_hp)
+    heals = trouble & ~s.prayed
+    out = s.replace(hp=jnp.where(heals, s.max_hp, s.hp), prayed=s.prayed | heals)
+    msg = jnp.where(heals, P["pray_heal"], jnp.where(s.prayed, P["pray_angry"], P["pray_calm"]))
+    return out, msg
+
+
+def apply(s: MiniHackState, p, u):
+    """Put on / remove the ring of levitation; removing it over lava or water drops you in."""
+    has = s.inv[C.RING_LEVITATION] > 0
+    on = s.replace(ring_on=True)
+    off, landed = enter_cell(s.replace(ring_on=False), u[3])
+    off = select(s.lev_turns > 0, s.replace(ring_on=False), off)
+    out = select(has, select(s.ring_on, off, on), s)
+    landed_msg = jnp.where(landed == P["lava"], P["lava"], P["ring_off"])
+    msg = jnp.where(~has, P["apply_none"], jnp.where(s.ring_on, landed_msg, P["ring_on"]))
+    return out, msg
+
+
+def nothing(s: MiniHackState, p, u):
+    return s, jnp.int32(P["none"])
+
+
+HANDLERS = (nothing, pickup, drop, eat, read, quaff, wield, zap, pray, apply)
+BRANCH = np.zeros(len(C.ACTIONS) + 1, np.int32)  # last entry: NO_ACTION (-1)
+for _b, _a in enumerate((C.PICKUP, C.DROP, C.EAT, C.READ, C.QUAFF, C.WIELD, C.ZAP, C.PRAY, C.APPLY), 1):
+    BRANCH[_a] = _b
+
+
+def use_item(s: MiniHackState, action: jax.Array, p, u: jax.Array):
+    """The item / prayer action `action` names -> (state, primary message); others do nothing."""
+    branch = jnp.asarray(BRANCH)[jnp.where(action < 0, len(C.ACTIONS), action)]
+    out, msg = jax.lax.switch(branch, HANDLERS, s, p, u)
+    return out, jnp.asarray(msg, jnp.int32)
