@@ -9,6 +9,12 @@ picks which level of the level set is played. A level set is the traced `Procgen
 The navigation games move nothing at random, so an episode is a function of its level and
 actions alone (what makes the planner's certificates proofs).
 
+Level banks: a level set of at most BANK_SIZE levels carries its generated start states in the
+params (`LevelBank`, built once per level set by the task shell), and reset copies the drawn
+level's row instead of running the generator; the row equals what the generator returns, so
+episodes are the same either way. Auto-reset (which builds a fresh reset for every env on every
+step) then costs a copy, not a level generation, per env and step.
+
 Physics (side-view games): row grows downwards; LEFT/RIGHT move one column per turn, on the
 ground and in the air; a jump, started only when standing on something, follows the 7-turn arc
 `JUMP_ARC_DY` (3 up, 1 level, 3 down); otherwise a body falls one row per turn. Horizontal motion
@@ -34,6 +40,7 @@ from glyphjax.core.types import EnvState, init_state_fields
 TEST_LEVEL_START = 1 << 30  # first level seed of the test set (training sets lie below it)
 LEVEL_END = 1 << 31  # level seeds are < 2**31 (they show in the int32 HUD)
 DEFAULT_NUM_LEVELS = 200  # Procgen's generalisation protocol: 200 training levels
+BANK_SIZE = 256  # level sets of at most this many levels keep their generated levels in params
 DISTRIBUTION_MODES = ("easy", "hard")
 JUMP_ARC_DY = (-1, -1, -1, 0, 1, 1, 1)  # vertical move on each turn of a jump
 ARC_LEN = len(JUMP_ARC_DY)
@@ -62,6 +69,17 @@ class ProcgenParams:
     level_start: jax.Array  # uint32: first level seed of the level set
     level_count: jax.Array  # uint32: number of consecutive level seeds in the set (>= 1)
     hard: jax.Array  # bool: distribution_mode == "hard"
+    bank: "LevelBank | None" = None  # generated levels reset may copy instead of generating
+
+
+@struct.dataclass
+class LevelBank:
+    """The generated start states of the level seeds [first, first + count), padded to a static
+    BANK_SIZE rows, so a reset on those levels is a copy instead of a run of the generator."""
+
+    first: jax.Array  # uint32: level seed of row 0
+    count: jax.Array  # uint32: rows that hold a level (0: an empty bank)
+    states: "ProcgenState"  # ProcgenState with a leading axis BANK_SIZE
 
 
 def level_params(num_levels: int = DEFAULT_NUM_LEVELS, start_level: int = 0, split: str = "train",
