@@ -163,6 +163,11 @@ class RLConfig:
     action_tokens: bool = True  # toy mode: prefill <action>, sample one action-name token
     opponent: str = "self"  # multi-seat tasks: self | random | scripted (rl/seating.py)
     train_seats: Any = "all"  # multi-seat tasks: all | [0] | [1] ... (rl/seating.py)
+    # Level-set tasks (procgen): train (and evaluate held-out seeds) on level seeds
+    # [start_level, start_level + num_levels); null = each task's default set (200 levels from 0),
+    # 0 = every training level. Tasks without level sets ignore both.
+    num_levels: Optional[int] = None
+    start_level: int = 0
 
 
 @dataclass
