@@ -10,17 +10,23 @@ Estimators (formulas.md §1 and §2):
 - `group_mean` (default, GlyphBench): `A_i = R_i - mean_{j in G} R_j`; no std normalisation.
 - `group_std`: `(R_i - mean_G R) / (std_G R + eps)` (population std; GRPO-style option).
 - `leave_one_out`: `A_i = R_i - mean_{j in G, j != i} R_j`; a group of one gets A = 0.
-- `rae`: `b_i` = running mean return per (variant, seat) from *earlier* batches (an exponential
-  moving average, decay `rae_decay`; **ours**: unseen keys start at 0), then updated with this
-  batch's per-key means, so b_i never depends on trajectory i.
+- `rae`: `b_i` = running mean return per (variant, seat) from *earlier* batches: an exponential
+  moving average per key, `b <- decay * b + (1 - decay) * R` for each of the key's episodes in
+  batch order (SPIRAL's per-(game, role) EMA, decay 0.95; gamesmith.md §5.3: unseen keys start
+  at 0), applied after the batch's advantages are taken, so b_i never depends on trajectory i.
 - `crab`: `b_i = w ybar_{g,-i} + (1 - w) m_g`, `w = K'_g / (K'_g + kappa)`, with `ybar_{g,-i}`
   the leave-one-out mean of the other `K'_g` episodes of the same variant and seat in this batch
   and `m_g` a prior: **ours**: ridge regression over one-hot descriptor fields and the seat (plus
-  an unpenalised intercept), refitted before each batch from all earlier batches (0 before any
-  data). `kappa` is fixed (4) or adaptive: `kappa_hat = sigma2_hat / tau2_hat` computed from the
-  previous batch (one batch of lag), with sigma2_hat the pooled within-group sample variance and
-  tau2_hat = mean_g (ybar_g - m_g)^2 - mean_g sigma2_hat / K_g, both smoothed by an EMA across
-  batches (**ours**: decay 0.9, tau2 floored at 1e-6, kappa clipped to [0.1, 1000]).
+  an unpenalised intercept, ridge lambda 1), refitted before each batch from all earlier batches
+  (0 before any data). `kappa` is fixed (4) or adaptive: `kappa_hat = sigma2_hat / tau2_hat`
+  from the batches before this one (one batch of lag; gamesmith.md §5.3 eq 9): sigma2_hat the
+  pooled within-group sample variance, tau2_hat = mean_g (ybar_g - m_g)^2 - mean_g sigma2_hat /
+  K_g, both smoothed by an EMA across batches (decay 0.9), tau2_hat floored at 1e-3 and kappa_hat
+  clipped to [0.5, 64] (all **ours**, as gamesmith.md §5.3 states them).
+
+`moments` computes eq 9's sigma2_hat / tau2_hat of one batch and `tau2_encoding` the variance
+across encodings (gamesmith.md §5.3); `Crab.diagnostics()` reports the smoothed values the
+trainer logs per update.
 """
 
 from __future__ import annotations
@@ -159,15 +165,9 @@ class RAE:
 
     def __call__(self, batch: EpisodeBatch) -> np.ndarray:
         keys = batch.variant_keys()
-        baseline = np.array([self.mean.get(k, 0.0) for k in keys])
-        adv = batch.returns - baseline
-        idx, n = _group_index(keys)
-        count, total = _group_stats(batch.returns, idx, n)
-        first = {k: i for i, k in reversed(list(enumerate(keys)))}
-        for k, i in first.items():
-            batch_mean = total[idx[i]] / count[idx[i]]
-            old = self.mean.get(k)
-            self.mean[k] = batch_mean if old is None else self.decay * old + (1 - self.decay) * batch_mean
+        adv = batch.returns - np.array([self.mean.get(k, 0.0) for k in keys])
+        for k, r in zip(keys, batch.returns.tolist()):  # then the EMA, episode by episode
+            self.mean[k] = self.decay * self.mean.get(k, 0.0) + (1 - self.decay) * r
         return adv
 
     def state_dict(self) -> dict:
@@ -179,33 +179,54 @@ class RAE:
 
 class RidgePrior:
     """m_g: ridge regression of returns on one-hot descriptor fields and seat (intercept free).
-    Unseen field values get no one-hot column (they fall back to the intercept + other fields)."""
+    Unseen field values get no one-hot column (they fall back to the intercept + other fields).
+    Keeps the sufficient statistics (counts, co-occurrences, sums of returns per column), so a
+    refit costs O(columns^3) however many episodes came before."""
 
     def __init__(self, l2: float = 1.0):
         self.l2 = l2
-        self.rows: list[tuple] = []  # variant keys of all earlier episodes
+        self.rows: list[tuple] = []  # variant keys of all earlier episodes (the checkpointed state)
         self.ys: list[float] = []
+        self._reset_stats()
+
+    def _reset_stats(self) -> None:
+        self._n, self._sy = 0, 0.0
+        self._nc: dict = {}  # column -> count
+        self._syc: dict = {}  # column -> sum of returns
+        self._ncc: dict = {}  # (column, column) -> co-occurrence count
         self._coef: dict | None = None
         self._intercept = 0.0
 
     def add(self, keys: Sequence[tuple], y: np.ndarray) -> None:
-        self.rows.extend(keys)
-        self.ys.extend(float(v) for v in y)
+        for row, v in zip(keys, np.asarray(y, np.float64).tolist()):
+            self.rows.append(row)
+            self.ys.append(float(v))
+            self._n += 1
+            self._sy += v
+            for fv in row:
+                self._nc[fv] = self._nc.get(fv, 0) + 1
+                self._syc[fv] = self._syc.get(fv, 0.0) + v
+                for gv in row:
+                    self._ncc[fv, gv] = self._ncc.get((fv, gv), 0) + 1
+
+    def load(self, rows: Sequence[tuple], ys: Sequence[float]) -> None:
+        """Replace the data (a checkpoint's `rows`/`ys`) and rebuild the statistics."""
+        self.rows, self.ys = [], []
+        self._reset_stats()
+        self.add(list(rows), np.asarray(ys, np.float64))
 
     def refit(self) -> None:
-        if not self.rows:
+        if not self._n:
             self._coef, self._intercept = None, 0.0
             return
-        columns = sorted({fv for row in self.rows for fv in row}, key=repr)
-        col = {c: j for j, c in enumerate(columns)}
-        x = np.zeros((len(self.rows), len(columns)))
-        for i, row in enumerate(self.rows):
-            for fv in row:
-                x[i, col[fv]] = 1.0
-        y = np.asarray(self.ys)
-        xm, ym = x.mean(0), y.mean()
-        xc, yc = x - xm, y - ym
-        beta = np.linalg.solve(xc.T @ xc + self.l2 * np.eye(len(columns)), xc.T @ yc)
+        columns = sorted(self._nc, key=repr)
+        nc = np.array([self._nc[c] for c in columns], np.float64)
+        syc = np.array([self._syc[c] for c in columns])
+        ncc = np.array([[self._ncc.get((a, b), 0) for b in columns] for a in columns], np.float64)
+        xm, ym = nc / self._n, self._sy / self._n
+        xtx = ncc - self._n * np.outer(xm, xm)  # centred X^T X
+        xty = syc - nc * ym  # centred X^T y
+        beta = np.linalg.solve(xtx + self.l2 * np.eye(len(columns)), xty)
         self._coef = dict(zip(columns, beta))
         self._intercept = float(ym - xm @ beta)
 
@@ -215,8 +236,57 @@ class RidgePrior:
         return np.array([self._intercept + sum(self._coef.get(fv, 0.0) for fv in k) for k in keys])
 
 
+TAU2_FLOOR = 1e-3  # gamesmith.md §5.3 (ours): floor of the smoothed prior error
+KAPPA_RANGE = (0.5, 64.0)  # gamesmith.md §5.3 (ours): clip of the adaptive kappa
+
+
+def moments(y: np.ndarray, idx: np.ndarray, n: int, m: np.ndarray) -> tuple[float, float] | None:
+    """One batch's (sigma2_hat, tau2_hat) of gamesmith.md §5.3 eq 9 for returns `y` in groups
+    `idx` (n groups) with per-episode prior `m`; None when no group has two members. tau2_hat is
+    not floored here (it may be negative from sampling noise)."""
+    count, total = _group_stats(y, idx, n)
+    mean = total / count
+    dof = float(np.sum(count - 1))
+    if dof <= 0:
+        return None
+    sigma2 = float(np.sum((y - mean[idx]) ** 2) / dof)  # = sum (K_g - 1) s_g^2 / sum (K_g - 1)
+    m_g = np.zeros(n)
+    m_g[idx] = m  # one prior per group
+    tau2 = float(np.mean((mean - m_g) ** 2) - np.mean(sigma2 / count))
+    return sigma2, tau2
+
+
+def tau2_encoding(y: np.ndarray, group: Sequence[Hashable], encoding: Sequence[Hashable],
+                  sigma2: float) -> float | None:
+    """gamesmith.md §5.3 tau2_enc (ours): mean over groups holding >= 2 encodings of
+    [variance across encodings of the per-encoding mean return - mean_e sigma2 / K_{g,e}];
+    None when no group holds two encodings. 0 for a policy whose returns ignore the encoding."""
+    cells: dict = {}
+    for g, e, v in zip(group, encoding, np.asarray(y, np.float64).tolist()):
+        cells.setdefault(g, {}).setdefault(e, []).append(v)
+    terms = []
+    for by_enc in cells.values():
+        if len(by_enc) < 2:
+            continue
+        means = np.array([np.mean(v) for v in by_enc.values()])
+        sizes = np.array([len(v) for v in by_enc.values()], np.float64)
+        terms.append(float(np.var(means, ddof=1) - np.mean(sigma2 / sizes)))
+    return float(np.mean(terms)) if terms else None
+
+
+def shrinkage_baseline(y: np.ndarray, idx: np.ndarray, n: int, m: np.ndarray, kappa: float) -> np.ndarray:
+    """Crab's b_i = w ybar_{g,-i} + (1 - w) m_i with w = K'_i / (K'_i + kappa) (w = 0 for a group
+    of one: the prior alone; kappa = 0 is the leave-one-out mean wherever K' > 0)."""
+    loo, k_other = leave_one_out_means(y, idx, n)
+    if kappa > 0:
+        w = k_other / (k_other + kappa)
+    else:
+        w = (k_other > 0).astype(np.float64)
+    return w * loo + (1 - w) * m
+
+
 class Crab:
-    """Shrink the leave-one-out mean towards a corpus-wide prior (formulas.md §2)."""
+    """Shrink the leave-one-out mean towards a corpus-wide prior (gamesmith.md §5.3)."""
 
     name = "crab"
 
@@ -227,53 +297,49 @@ class Crab:
         self.prior = RidgePrior(l2)
         self.smoothing = smoothing
         self.sigma2: float | None = None
-        self.tau2: float | None = None
+        self.tau2: float | None = None  # smoothed, before the floor
         self.last_kappa = 4.0 if kappa == "adaptive" else float(kappa)
 
     def current_kappa(self) -> float:
+        """The kappa this batch uses: fixed, or sigma2_hat / tau2_hat of earlier batches."""
         if self.kappa_mode != "adaptive":
             return float(self.kappa_mode)
         if self.sigma2 is None or self.tau2 is None:
             return 4.0  # no statistics yet: the paper's fixed value
-        return float(np.clip(self.sigma2 / max(self.tau2, 1e-6), 0.1, 1000.0))
+        return float(np.clip(self.sigma2 / max(self.tau2, TAU2_FLOOR), *KAPPA_RANGE))
 
     def __call__(self, batch: EpisodeBatch) -> np.ndarray:
         keys = batch.variant_keys()
         y = batch.returns
         idx, n = _group_index(keys)
-        loo, k_other = leave_one_out_means(y, idx, n)
         self.prior.refit()  # from all earlier batches
         m = self.prior.predict(keys)
-        kappa = self.current_kappa()
-        self.last_kappa = kappa
-        w = np.where(k_other > 0, k_other / (k_other + kappa), 0.0) if kappa > 0 else (k_other > 0).astype(float)
-        adv = y - (w * loo + (1 - w) * m)
-        self._update_kappa_stats(y, idx, n, m)
+        self.last_kappa = self.current_kappa()
+        adv = y - shrinkage_baseline(y, idx, n, m, self.last_kappa)
+        got = moments(y, idx, n, m)
+        if got is not None:
+            a = self.smoothing
+            sigma2, tau2 = got
+            self.sigma2 = sigma2 if self.sigma2 is None else a * self.sigma2 + (1 - a) * sigma2
+            self.tau2 = tau2 if self.tau2 is None else a * self.tau2 + (1 - a) * tau2
         self.prior.add(keys, y)
         return adv
 
-    def _update_kappa_stats(self, y, idx, n, m) -> None:
-        count, total = _group_stats(y, idx, n)
-        mean = total / count
-        dof = float(np.sum(count - 1))
-        if dof <= 0:
-            return
-        sigma2 = float(np.sum((y - mean[idx]) ** 2) / dof)
-        m_g = np.zeros(n)
-        m_g[idx] = m  # same prior for every member of a group
-        tau2 = float(np.mean((mean - m_g) ** 2) - np.mean(sigma2 / count))
-        tau2 = max(tau2, 1e-6)
-        a = self.smoothing
-        self.sigma2 = sigma2 if self.sigma2 is None else a * self.sigma2 + (1 - a) * sigma2
-        self.tau2 = tau2 if self.tau2 is None else a * self.tau2 + (1 - a) * tau2
+    def diagnostics(self) -> dict:
+        """Smoothed sigma2_hat, tau2_hat (floored), the kappa_hat they give and the kappa used last."""
+        out = {"kappa_used": self.last_kappa}
+        if self.sigma2 is not None:
+            tau2 = max(self.tau2, TAU2_FLOOR)
+            out.update(sigma2_hat=self.sigma2, tau2_hat=tau2,
+                       kappa_hat=float(np.clip(self.sigma2 / tau2, *KAPPA_RANGE)))
+        return out
 
     def state_dict(self) -> dict:
         return {"rows": [list(map(list, k)) for k in self.prior.rows], "ys": list(self.prior.ys),
                 "sigma2": self.sigma2, "tau2": self.tau2}
 
     def load_state_dict(self, state: dict) -> None:
-        self.prior.rows = [tuple(tuple(f) for f in k) for k in state.get("rows", [])]
-        self.prior.ys = list(state.get("ys", []))
+        self.prior.load([tuple(tuple(f) for f in k) for k in state.get("rows", [])], state.get("ys", []))
         self.sigma2, self.tau2 = state.get("sigma2"), state.get("tau2")
 
 

@@ -28,16 +28,24 @@ def test_leave_one_out__uses_the_other_members_and_zero_for_singletons():
     np.testing.assert_allclose(LeaveOneOut()(batch), [0.75, -0.75, 0.0, 0.0], atol=1e-12)
 
 
-def test_rae__baseline_is_running_mean_of_earlier_batches_per_variant_and_seat():
+def test_rae__baseline_is_an_ema_from_zero_of_earlier_episodes_per_variant_and_seat():
+    """gamesmith.md §5.3: b <- 0.95 b + 0.05 R per (variant, seat), from 0, advantage first."""
     rae = RAE(decay=0.95)
     d = [{"task": "a"}] * 3
     first = rae(EpisodeBatch([1.0, 0.0, -1.0], [0, 0, 0], descriptor=d, seat=[0, 0, 1]))
     np.testing.assert_allclose(first, [1.0, 0.0, -1.0])  # nothing seen yet: baseline 0
+    # seat 0 saw 1.0 then 0.0: b = 0.95 * (0.05 * 1.0) + 0.05 * 0.0 = 0.0475; seat 1: 0.05 * -1 = -0.05
     second = rae(EpisodeBatch([1.0, 0.0], [0, 0], descriptor=d[:2], seat=[0, 1]))
-    # seat 0 mean after batch 1 = 0.5, seat 1 = -1.0
-    np.testing.assert_allclose(second, [0.5, 1.0])
+    np.testing.assert_allclose(second, [1.0 - 0.0475, 0.0 + 0.05])
+    # seat 0 after 1.0 more: 0.95 * 0.0475 + 0.05 = 0.095125
     third = rae(EpisodeBatch([0.0], [0], descriptor=d[:1], seat=[0]))
-    np.testing.assert_allclose(third, [-(0.95 * 0.5 + 0.05 * 1.0)])
+    np.testing.assert_allclose(third, [-0.095125])
+
+
+def test_rae__batch_members_do_not_see_each_other():
+    rae = RAE(decay=0.5)
+    adv = rae(EpisodeBatch([1.0, 1.0], [0, 0], descriptor=[{"task": "a"}] * 2))
+    np.testing.assert_allclose(adv, [1.0, 1.0])  # both against the pre-batch value 0
 
 
 def test_rae__state_dict_round_trip_keeps_baselines():
@@ -45,7 +53,8 @@ def test_rae__state_dict_round_trip_keeps_baselines():
     rae(EpisodeBatch([1.0, 0.0], [0, 0], descriptor=[{"task": "a"}] * 2))
     other = RAE()
     other.load_state_dict(rae.state_dict())
-    np.testing.assert_allclose(other(EpisodeBatch([1.0], [0], descriptor=[{"task": "a"}])), [0.5])
+    # b = 0.95 * 0.05 + 0.05 * 0 = 0.0475
+    np.testing.assert_allclose(other(EpisodeBatch([1.0], [0], descriptor=[{"task": "a"}])), [1 - 0.0475])
 
 
 def test_crab__shrinks_leave_one_out_mean_towards_prior_with_kappa_4():
