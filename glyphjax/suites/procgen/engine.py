@@ -33,6 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from glyphjax.core.entities import Pool
 from glyphjax.core.grid import DIR_DELTAS, DOWN, LEFT, RIGHT, UP
 from glyphjax.core.sampling import Draws, hash32, hash_bits
 from glyphjax.core.types import EnvState, init_state_fields
@@ -136,10 +137,12 @@ class ProcgenState(EnvState):
     earned: jax.Array  # float32: reward paid so far
     ents: jax.Array  # int32[N, 3]: entity (row, col, direction)
     alive: jax.Array  # bool[N]: entity present
+    pool: Pool | None = None  # a game's core.entities pool (enemies, shots), when it has one
+    timer: jax.Array | None = None  # int32: a game's countdown (e.g. chaser's power turns left)
 
 
-def fresh_state(world, pos, level, total=0, ents=None, alive=None) -> ProcgenState:
-    """A new episode's state from a generated level (no entities: a one-slot empty pool)."""
+def fresh_state(world, pos, level, total=0, ents=None, alive=None, pool=None, timer=None) -> ProcgenState:
+    """A new episode's state from a generated level (no walkers: a one-slot empty `ents`)."""
     ents = jnp.zeros((1, 3), jnp.int32) if ents is None else jnp.asarray(ents, jnp.int32)
     alive = jnp.zeros((ents.shape[0],), jnp.bool_) if alive is None else jnp.asarray(alive, jnp.bool_)
     return ProcgenState(**init_state_fields(), world=jnp.asarray(world, jnp.int8),
@@ -147,7 +150,8 @@ def fresh_state(world, pos, level, total=0, ents=None, alive=None) -> ProcgenSta
                         airborne=jnp.bool_(False),
                         level=jnp.asarray(level, jnp.uint32), items=jnp.int32(0),
                         total=jnp.asarray(total, jnp.int32), keys=jnp.int32(0),
-                        earned=jnp.float32(0), ents=ents, alive=alive)
+                        earned=jnp.float32(0), ents=ents, alive=alive, pool=pool,
+                        timer=None if timer is None else jnp.asarray(timer, jnp.int32))
 
 
 # --- cells --------------------------------------------------------------------------------------
@@ -221,7 +225,9 @@ class Game:
     """A Procgen game on this engine: static shapes, card text and three pure functions.
 
     generate(draws, hard, level) -> ProcgenState; step(state, action, params) -> (state, reward,
-    terminated, event); paint(state) -> int32[H, W] cell codes (the engine draws you on top).
+    terminated, event), or step(state, action, params, key) when `keyed` (games whose enemies
+    move at random: the key is the episode's step key); paint(state) -> int32[H, W] cell codes
+    (the engine draws you on top).
     `cells` lists the glyph of each cell code (code 0 is empty space); `view` is (rows, cols);
     `progress(state) -> int32` ranks states for the planner (higher = closer to the goal);
     `plan_key(state)` is what the planner's duplicate check compares (default: the whole state;
@@ -250,6 +256,7 @@ class Game:
     centred: bool = True  # False: the view is the whole (view-sized) world, not a window on you
     progress: Callable = lambda state: jnp.int32(0)  # planner's preference when a depth overflows
     plan_key: Callable = lambda state: state  # what the planner hashes to tell states apart
+    keyed: bool = False  # step takes the episode's step key (random enemy moves)
 
 
 def cell_table(game: Game) -> np.ndarray:

@@ -82,6 +82,8 @@ class ProcgenEnv(Env):
         return self.game.generate(level_draws(level, self._salt, self.game.draws), hard, level)
 
     def _step(self, key, state: ProcgenState, action, params: ProcgenParams):
+        if self.game.keyed:
+            return self.game.step(state, action, params, key)
         return self.game.step(state, action, params)
 
     def _render(self, state: ProcgenState, params: ProcgenParams):
