@@ -257,6 +257,7 @@ class Game:
     progress: Callable = lambda state: jnp.int32(0)  # planner's preference when a depth overflows
     plan_key: Callable = lambda state: state  # what the planner hashes to tell states apart
     keyed: bool = False  # step takes the episode's step key (random enemy moves)
+    keys_count: bool = False  # the HUD shows `keys` as a number (a game's own counter), not key names
 
 
 def cell_table(game: Game) -> np.ndarray:

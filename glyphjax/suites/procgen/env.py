@@ -140,7 +140,7 @@ def _card(game: Game, mode: str, task_id: str | None) -> TaskCard:
         actions=game.actions, action_descriptions=game.descriptions,
         glyphs={**GLYPHS_COMMON, **game.glyphs}, hud=hud,
         hud_fields=("level", "items", "total", "keys", "airborne"),
-        hud_enums={"keys": KEY_SETS, "airborne": AIRBORNE_NAMES},
+        hud_enums={"airborne": AIRBORNE_NAMES, **({} if game.keys_count else {"keys": KEY_SETS})},
         max_steps=MAX_STEPS, reward=game.reward, events=game.events, success=game.success,
         return_range=game.return_range,
         notes=(f"Levels: seed = a level; the default level set is the {DEFAULT_NUM_LEVELS} training "
