@@ -265,7 +265,8 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
                  memory_sampling: SamplingParams | None = None, max_turns: int | None = None,
                  max_model_len: int | None = None,
                  on_episode: Callable[[EpisodeRecord], None] | None = None,
-                 timings: dict[str, float] | None = None, record_values: bool = False) -> list[EpisodeRecord]:
+                 timings: dict[str, float] | None = None, record_values: bool = False,
+                 envs: Mapping[str, Env] | None = None) -> list[EpisodeRecord]:
     """Play `episodes` ((task id, seed) pairs) with text policies; return their records in order
     (one per episode for single-agent tasks; one per text seat, by seat, for multi-seat ones).
 
@@ -277,12 +278,14 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
     step, memory, write) and `turns`. `record_values`: store on each text turn of a game that
     defines `value(state, params, seat)` (the zero-sum templates' V(s)) the value of the state the
     seat decides in (`TurnRecord.value`), for the trainer's per-decision state-value term.
+    `envs`: task id -> the Env to play it with instead of `make(task)` (the same task over another
+    level set, e.g. `env.with_levels(...)`).
     """
     harness = harness or HarnessConfig()
     sampling = sampling or SamplingParams()
     if max_turns is not None and max_turns < 1:
         raise ValueError("max_turns must be >= 1")
-    eps = _episodes(policy, episodes, _opponents_per_episode(opponents, len(episodes)), harness)
+    eps = _episodes(policy, episodes, _opponents_per_episode(opponents, len(episodes)), harness, envs or {})
     run = _Rollout(eps, harness, sampling, memory_sampling or sampling, max_turns, max_model_len,
                    TrajectoryWriter(out_path) if out_path is not None else None, on_episode, _Clock(timings),
                    record_values)
@@ -302,11 +305,11 @@ def _opponents_per_episode(opponents: Opponents, n: int) -> list[Mapping[int, Pl
 
 
 def _episodes(policy: Policy, episodes: Sequence[tuple[str, int]], seatings: list[Mapping[int, Player]],
-              harness: HarnessConfig) -> list[_Episode]:
+              harness: HarnessConfig, envs: Mapping[str, Env]) -> list[_Episode]:
     """The episodes to play, each with its seats given to text policies and array players."""
     eps = []
     for i, ((task, seed), seating) in enumerate(zip(episodes, seatings)):
-        env = make(task)
+        env = envs[task] if task in envs else make(task)
         n = env.card.num_players
         if not 0 <= int(seed) < 2 ** 32:
             raise ValueError(f"{task}: seed {seed} is not in [0, 2**32)")

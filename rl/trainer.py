@@ -83,6 +83,7 @@ class Plan:
     opponent: str = "self"  # multi-seat tasks: rl.opponent
     train_seats: tuple[int, ...] | None = None  # multi-seat tasks: rl.train_seats (None = all)
     mode: str = "rl"  # rl | sft (rl/sft.py)
+    envs: dict = dataclasses.field(default_factory=dict)  # level-set tasks over rl.num_levels/start_level
 
 
 def validate(cfg: Any) -> Plan:
@@ -119,6 +120,7 @@ def validate(cfg: Any) -> Plan:
     except ValueError as e:
         raise ConfigError(f"tasks.ids: {e}") from None
     opponent, train_seats = _seating(cfg, ids)
+    envs = _level_envs(ids, _get(cfg, "rl.num_levels"), _get(cfg, "rl.start_level", 0))
     policy = _get(cfg, "policy.name")
     if policy not in POLICIES:
         raise ConfigError(f"policy={policy!r} cannot be trained; use policy=local or policy=vllm")
@@ -152,7 +154,7 @@ def validate(cfg: Any) -> Plan:
                 client.close()
         except PolicyServerError as e:
             raise ConfigError(f"vLLM server at {url} is not usable: {e}") from None
-    return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step, opponent, train_seats, mode)
+    return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step, opponent, train_seats, mode, envs)
 
 
 def _sft_updates(cfg: Any) -> int:
@@ -197,6 +199,27 @@ def _training_ids(cfg: Any) -> list[str]:
     except ValueError as e:
         raise ConfigError(str(e)) from None
     return ids
+
+
+def _level_envs(ids: list[str], num_levels: Any, start_level: Any) -> dict:
+    """Task id -> its Env over training levels [start_level, start_level + num_levels) for the
+    tasks with level sets (`with_levels`, Procgen); {} when both keys are at their defaults."""
+    from glyphjax.core.registry import make
+    if num_levels is None and start_level == 0:
+        return {}
+    for name, v in (("rl.num_levels", num_levels), ("rl.start_level", start_level)):
+        if v is not None and (not isinstance(v, int) or v < 0):
+            raise ConfigError(f"{name} must be an integer >= 0 (0 levels = every training level), got {v!r}")
+    envs = {t: make(t) for t in ids}
+    envs = {t: e for t, e in envs.items() if hasattr(e, "with_levels")}
+    if not envs:
+        raise ConfigError("rl.num_levels / rl.start_level choose the training levels of level-set tasks "
+                          "(procgen/*), and tasks.ids has none; drop them or train on procgen tasks")
+    count = {} if num_levels is None else {"num_levels": num_levels}  # None: the task's default count
+    try:
+        return {t: e.with_levels(start_level=start_level, **count) for t, e in envs.items()}
+    except ValueError as e:
+        raise ConfigError(f"rl.num_levels={num_levels}, rl.start_level={start_level}: {e}") from None
 
 
 def _seating(cfg: Any, ids: list[str]) -> tuple[str, tuple[int, ...] | None]:
@@ -564,7 +587,8 @@ class Trainer:
         return run_rollouts(self.policy, episodes, self.harness, sampling,
                             opponents=seating.seatings(episodes, positions, self.plan.opponent, self.plan.train_seats),
                             max_turns=int(max_turns) if max_turns else None,
-                            record_values=float(self.cfg["rl"].get("state_value_beta", 0.0) or 0.0) != 0.0)
+                            record_values=float(self.cfg["rl"].get("state_value_beta", 0.0) or 0.0) != 0.0,
+                            envs=self.plan.envs)
 
     def samples_from(self, records, groups) -> tuple[list[Sample], np.ndarray, list]:
         """Training samples of the trained seats' turns, their records' advantages (grouped per
@@ -629,7 +653,7 @@ class Trainer:
         sampling = dataclasses.replace(self.sampling, seed=int(_get(self.cfg, "eval.sampling_seed", 12345)),
                                        temperature=float(_get(self.cfg, "eval.temperature", self.sampling.temperature)))
         records = evaluate_per_task(self.policy, self.plan.task_ids, seeds, self.harness, sampling, repeats=repeats,
-                                    max_turns=_get(self.cfg, "rl.max_turns"), opponents=opponents)
+                                    max_turns=_get(self.cfg, "rl.max_turns"), opponents=opponents, envs=self.plan.envs)
         records = [r for r in records if seating.trained(r, self.plan.train_seats)]
         per_task: dict[str, list[float]] = {}
         for r in records:

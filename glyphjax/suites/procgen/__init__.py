@@ -5,6 +5,8 @@ game family declares its games; importing this package registers `procgen/<game>
 """
 
 from glyphjax.core.registry import register
+from glyphjax.suites.procgen.bigfish import BIGFISH
+from glyphjax.suites.procgen.chaser import CHASER
 from glyphjax.suites.procgen.env import ProcgenEnv
 from glyphjax.suites.procgen.leaper import LEAPER
 from glyphjax.suites.procgen.mazes import HEIST, MAZE
@@ -12,7 +14,7 @@ from glyphjax.suites.procgen.miner import MINER
 from glyphjax.suites.procgen.runners import COINRUN, NINJA
 from glyphjax.suites.procgen.towers import CLIMBER, JUMPER
 
-GAMES = {g.name: g for g in (CLIMBER, COINRUN, HEIST, JUMPER, LEAPER, MAZE, MINER, NINJA)}
+GAMES = {g.name: g for g in (BIGFISH, CHASER, CLIMBER, COINRUN, HEIST, JUMPER, LEAPER, MAZE, MINER, NINJA)}
 
 for _game in GAMES.values():
     for _mode in ("easy", "hard"):

@@ -2,7 +2,8 @@
 
 Level (bottom to top, 14 columns): your start row, 1-3 (hard 2-4) road lanes, a safe median,
 1-3 (hard 2-4) river lanes, the finish line. Every lane moves its row one cell sideways every
-1-3 (hard 1-2) turns (lanes wrap around at the sides); road lanes carry cars (1-2 long, every
+1-3 (hard 1-2) turns (lanes wrap around at the sides; hard: neighbouring river lanes move in
+opposite directions); road lanes carry cars (1-2 long, every
 4-7 cells), river lanes logs (2-4 long, hard 2-3, with 1-2 cells of water between, hard 2-3).
 Each turn you move first (UP/DOWN/LEFT/RIGHT one cell, never past the level's edge), then the
 lanes move and a log you stand on carries you. You die when a turn ends with you under a car,
@@ -49,7 +50,7 @@ def leaper_generate(draws, hard, level) -> ProcgenState:
     finish = median - n_river - 1
     world = jnp.where(_ROWS[:, None] < finish, OUT_C, SAFE_C) * jnp.ones((1, W), jnp.int32)
     world = jnp.where(_ROWS[:, None] == finish, FINISH_C, world)
-    lanes = []
+    lanes, prev = [], jnp.int32(1)
     for k in range(N_LANES):
         road = k < 4
         row = jnp.where(road, H - 2 - k, median - 1 - (k - 4))
@@ -58,6 +59,10 @@ def leaper_generate(draws, hard, level) -> ProcgenState:
         world = jnp.where((_ROWS[:, None] == row) & active, cells[None, :], world)
         period = draws.randint(1, jnp.where(hard, 3, 4))
         direction = jnp.where(draws.bernoulli(0.5), 1, -1)
+        # hard: river lanes above the first alternate directions (two lanes moving alike at one
+        # speed keep their logs apart forever, which can make a level impossible)
+        direction = jnp.where(hard & (k > 4), -prev, direction)
+        prev = direction
         lanes.append((jnp.where(active, row, -1), direction * period, period, active))
     ents = jnp.stack([jnp.stack([r, v, p]) for r, v, p, _ in lanes]).astype(jnp.int32)
     alive = jnp.stack([a for *_, a in lanes])
@@ -108,4 +113,5 @@ LEAPER = Game(
     generate=leaper_generate, step=leaper_step,
     paint=lambda s: s.world.astype(jnp.int32), draws=4 + 8 * N_LANES, hud="",
     progress=lambda s: -s.pos[0],
-    hard_notes="2-4 road and 2-4 river lanes (easy 1-3), faster lanes, shorter logs and wider water.")
+    hard_notes=("2-4 road and 2-4 river lanes (easy 1-3), faster lanes, shorter logs and wider water; "
+                "neighbouring river lanes move in opposite directions."))

@@ -180,3 +180,16 @@ def test_coinrun__hud_says_airborne_while_falling_without_a_jump():
     assert tuple(int(v) for v in fell.pos) == (13, 2)
     hud = glyphjax.render_text(env.card, env.render(fell)).hud
     assert hud.endswith("State: airborne")
+
+
+def test_leaper_hard__neighbouring_river_lanes_move_in_opposite_directions():
+    import jax
+    from glyphjax.suites.procgen.planner import single_level
+    env = glyphjax.make("procgen/leaper-hard")
+    params = env.default_params()
+    states = jax.jit(jax.vmap(lambda lv: env.reset(glyphjax.reset_key(0), single_level(params, lv))))(
+        jnp.array([76, 211, 313, 369, 491, 725, 974] + list(range(25)), jnp.uint32))
+    ents, alive = np.asarray(states.ents), np.asarray(states.alive)
+    river = ents[:, 4:, 1], alive[:, 4:]  # lanes 4.. are the river (row, signed period, countdown)
+    pairs = river[1][:, 1:] & river[1][:, :-1]
+    assert pairs.any() and (np.sign(river[0][:, 1:]) != np.sign(river[0][:, :-1]))[pairs].all()
