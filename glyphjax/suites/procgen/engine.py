@@ -207,7 +207,11 @@ class Game:
     `cells` lists the glyph of each cell code (code 0 is empty space); `view` is (rows, cols);
     `progress(state) -> int32` ranks states for the planner (higher = closer to the goal);
     `plan_key(state)` is what the planner's duplicate check compares (default: the whole state;
-    a smaller projection that fixes the future makes the search cheaper)."""
+    a smaller projection that fixes the future makes the search cheaper).
+    `step_takes_key`: step is step(state, action, params, key) and draws the episode's chance
+    events (spawns, enemy moves) from the step key, never from the level seed.
+    `hud_values(state)` -> the four int32 HUD fields (items, total, keys, airborne) when a game
+    shows something else in them; `hud_enums` names a field's values (overriding keys/airborne)."""
 
     name: str
     world: tuple[int, int]
@@ -232,6 +236,9 @@ class Game:
     centred: bool = True  # False: the view is the whole (view-sized) world, not a window on you
     progress: Callable = lambda state: jnp.int32(0)  # planner's preference when a depth overflows
     plan_key: Callable = lambda state: state  # what the planner hashes to tell states apart
+    step_takes_key: bool = False
+    hud_values: Callable | None = None
+    hud_enums: dict = dataclasses.field(default_factory=dict)
 
 
 def cell_table(game: Game) -> np.ndarray:

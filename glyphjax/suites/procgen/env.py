@@ -65,6 +65,8 @@ class ProcgenEnv(Env):
         return self.game.generate(level_draws(level, self._salt, self.game.draws), params.hard, level)
 
     def _step(self, key, state: ProcgenState, action, params: ProcgenParams):
+        if self.game.step_takes_key:
+            return self.game.step(state, action, params, key)
         return self.game.step(state, action, params)
 
     def _render(self, state: ProcgenState, params: ProcgenParams):
@@ -72,6 +74,8 @@ class ProcgenEnv(Env):
         codes = codes.at[state.pos[0], state.pos[1]].set(len(self.game.cells))
         rows, cols = self.game.view
         view = agent_view(codes, state.pos, rows, cols, len(self.game.cells) + 1) if self.game.centred else codes
+        if self.game.hud_values is not None:
+            return self._table[view], (state.level.astype(jnp.int32), *self.game.hud_values(state))
         airborne = state.airborne.astype(jnp.int32) if self.game.side_view else jnp.int32(0)
         return self._table[view], (state.level.astype(jnp.int32), state.items, state.total,
                                    state.keys, airborne)
@@ -88,7 +92,7 @@ def _card(game: Game, mode: str, task_id: str | None) -> TaskCard:
         actions=game.actions, action_descriptions=game.descriptions,
         glyphs={**GLYPHS_COMMON, **game.glyphs}, hud=hud,
         hud_fields=("level", "items", "total", "keys", "airborne"),
-        hud_enums={"keys": KEY_SETS, "airborne": AIRBORNE_NAMES},
+        hud_enums={"keys": KEY_SETS, "airborne": AIRBORNE_NAMES, **game.hud_enums},
         max_steps=MAX_STEPS, reward=game.reward, events=game.events, success=game.success,
         return_range=game.return_range,
         notes=(f"Levels: seed = a level; the default level set is the {DEFAULT_NUM_LEVELS} training "
