@@ -179,7 +179,7 @@ def _shoot(state: CaveflyerState, shots_b: entities.Pool, mines_b, mines_a, worl
     return shots, flat.reshape(S, S), destroyed
 
 
-def caveflyer_step(state: CaveflyerState, action, params, key):
+def caveflyer_step(state: CaveflyerState, action, params):
     pos, vel, heading = _fly(state, action)
     mines = _patrol(state.mines, state.world, state.t)
     shots_b = entities.spawn(state.shots, pos, 2 * HEADINGS[heading], 0, where=action == FIRE, timer=SHOT_LIFE)
@@ -251,6 +251,6 @@ CAVEFLYER = Game(
     events=EVENTS, success=(WIN,), generate=caveflyer_generate, step=caveflyer_step,
     paint=caveflyer_paint, draws=8 + 3 * N_ROOMS + S * S + 2 * N_OBJ,
     hud="Targets: {items} / {total}    Heading: {keys}    Drift: {airborne}",
-    return_range=(-1.0, 1.0), scripted_policy=caveflyer_policy, step_takes_key=True,
+    return_range=(-1.0, 1.0), scripted_policy=caveflyer_policy,
     hud_values=_hud, hud_enums={"keys": HEADING_NAMES, "airborne": DRIFT_NAMES},
     hard_notes="the cave is 40 x 40 (easy 30 x 30) with 8 each of meteors, targets and mines (easy 4).")

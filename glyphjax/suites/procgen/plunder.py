@@ -122,11 +122,12 @@ def plunder_policy(key, state: PlunderState, params):
     else sail towards the column where the nearest enemy will cross."""
     ships, c = state.ships, state.pos[1]
     lane = jnp.clip(ships.pos[:, 0] - 1, 0, LANES - 1)
-    turns = (YOU_ROW - ships.pos[:, 0] + 1) // 2  # a ball reaches the ship's row in about this many turns
-    moves = (turns + state.t % state.lane_period[lane]) // state.lane_period[lane]
+    turns = (YOU_ROW - ships.pos[:, 0] + 1) // 2  # turns a ball fired now takes to the ship's row
+    period, t = state.lane_period[lane], state.t
+    moves = (t + turns - 1) // period - (t - 1) // period  # the ship's moves on turns t .. t+turns-1
     meet = ships.pos[:, 1] + ships.vel[:, 1] * moves
     enemy = ships.alive & (ships.kind == ENEMY) & (meet >= 0) & (meet < W)
-    friend_in_way = (ships.alive & (ships.kind == FRIEND) & (jnp.abs(meet - c) <= 1)).any()
+    friend_in_way = (ships.alive & (ships.kind == FRIEND) & (meet == c)).any()
     shoot = (enemy & (meet == c)).any() & ~friend_in_way & (state.cool == 0)
     gap = jnp.where(enemy, meet - c, 1 << 20)
     target = gap[jnp.argmin(jnp.abs(gap))]

@@ -76,7 +76,8 @@ def starpilot_generate(draws, hard, level) -> StarpilotState:
     drift = jnp.where(flyer & (u[:, 4] < 0.5), jnp.where(u[:, 4] < 0.25, -1, 1), 0)
     col = jnp.where(from_left, 0, W - 1)
     fire = jnp.where(kind == TURRET, 3 + jnp.floor(u[:, 5] * 6), 3 + jnp.floor(u[:, 5] * 12)).astype(jnp.int32)
-    foes = entities.Pool(pos=jnp.stack([row, col], 1), vel=jnp.stack([drift, jnp.where(from_left, 1, -1)], 1),
+    foes = entities.Pool(pos=jnp.stack([row, col], 1).astype(jnp.int32),
+                         vel=jnp.stack([drift, jnp.where(from_left, 1, -1)], 1).astype(jnp.int32),
                          kind=kind.astype(jnp.int32), alive=jnp.zeros((SLOTS,), bool), timer=fire)
     total = jnp.sum(kind <= TURRET, dtype=jnp.int32)
     base = fresh_state(jnp.zeros((H, W), jnp.int8), START, level, total=total)
@@ -118,7 +119,7 @@ def _fire(foes: entities.Pool, bolts: entities.Pool, you: jax.Array):
     return foes.replace(timer=jnp.where(fires & (foes.kind == TURRET), TURRET_RELOAD, timer)), bolts
 
 
-def starpilot_step(state: StarpilotState, action, params, key):
+def starpilot_step(state: StarpilotState, action, params):
     t = state.t
     pos = move_in_field(state.pos, action, H, W)
     shots_b = entities.spawn(state.shots, pos, jnp.array([0, 2]), 0, where=action == FIRE)
@@ -187,6 +188,6 @@ STARPILOT = Game(
             "+0.2 on reaching the finish line, -1 on death. Return range [-1, 1]."),
     events=EVENTS, success=(WIN,), generate=starpilot_generate, step=starpilot_step,
     paint=starpilot_paint, draws=SLOTS * 6, hud="Destroyed: {items} / {total}",
-    return_range=(-1.0, 1.0), scripted_policy=starpilot_policy, centred=False, step_takes_key=True,
+    return_range=(-1.0, 1.0), scripted_policy=starpilot_policy, centred=False,
     hard_notes=("arrivals every 3-7 turns, and also fast fighters, turrets, meteors and clouds; a "
                 "tenth of the fighters come from the left."))
