@@ -66,6 +66,7 @@ class BossfightState(ProcgenState):
 
 
 def bossfight_generate(draws, hard, level) -> BossfightState:
+    """A level: the fight (rounds, hits, shield time, attacks) and the asteroids."""
     rounds = draws.randint(1, MAX_ROUNDS + 1)
     round_hp = draws.randint(2, 7)
     shield_turns = draws.randint(6, jnp.where(hard, 21, 12))
@@ -129,6 +130,7 @@ def _hit_boss(state: BossfightState, n_hits):
 
 
 def bossfight_step(state: BossfightState, action, params, key):
+    """One turn; the step key draws the boss's destinations and its shots while unshielded."""
     u = (hash_bits(key, 4) >> 8).astype(jnp.float32) * jnp.float32(2.0 ** -24)
     pos = move_in_field(state.pos, action, H, W, TOP)
     fire = (action == FIRE) & (state.cool == 0)
@@ -174,6 +176,7 @@ def _rock_damage(rocks, shots_b, shots_a, shot_rock, bolts_b, bolts_a, bolt_rock
 
 
 def bossfight_paint(state: BossfightState) -> jax.Array:
+    """Cell codes: the boss (shielded or not), asteroids, enemy shots, your shots."""
     codes = jnp.where(boss_mask(state.boss), jnp.where(state.shields, SHIELD_C, BOSS_C), EMPTY_C)
     codes = entities.paint(codes, state.rocks, jnp.array([ROCK_C]))
     codes = entities.paint(codes, state.bolts, jnp.array([BOLT_C]))

@@ -95,6 +95,7 @@ def _carve(draws, n):
 
 
 def caveflyer_generate(draws, hard, level) -> CaveflyerState:
+    """A level: the carved cave, the exit, and meteors, targets and mines off the tunnel."""
     n = jnp.where(hard, HARD, EASY)
     open_, route, start, exit_ = _carve(draws, n)
     count = jnp.where(hard, N_OBJ, N_OBJ // 2)
@@ -120,6 +121,7 @@ def caveflyer_generate(draws, hard, level) -> CaveflyerState:
 
 
 def _blocked(world, cell) -> jax.Array:
+    """Whether rock (or the world's edge) fills a cell."""
     r, c = cell[..., 0], cell[..., 1]
     ok = (r >= 0) & (r < S) & (c >= 0) & (c < S)
     code = world[jnp.clip(r, 0, S - 1), jnp.clip(c, 0, S - 1)]
@@ -180,6 +182,7 @@ def _shoot(state: CaveflyerState, shots_b: entities.Pool, mines_b, mines_a, worl
 
 
 def caveflyer_step(state: CaveflyerState, action, params):
+    """One turn: fly, mines patrol, shots fly, then what your cell holds decides."""
     pos, vel, heading = _fly(state, action)
     mines = _patrol(state.mines, state.world, state.t)
     shots_b = entities.spawn(state.shots, pos, 2 * HEADINGS[heading], 0, where=action == FIRE, timer=SHOT_LIFE)
@@ -199,6 +202,7 @@ def caveflyer_step(state: CaveflyerState, action, params):
 
 
 def caveflyer_paint(state: CaveflyerState) -> jax.Array:
+    """Cell codes: the cave, mines and shots."""
     codes = entities.paint(state.world.astype(jnp.int32), state.mines, jnp.array([MINE_C]))
     return entities.paint(codes, state.shots, jnp.array([SHOT_C]))
 
@@ -230,6 +234,7 @@ def caveflyer_policy(key, state: CaveflyerState, params):
 
 
 def _hud(state: CaveflyerState):
+    """HUD numbers: targets destroyed, targets, heading, drift (index into DRIFT_NAMES)."""
     return state.items, state.total, state.heading, (state.vel[0] + 1) * 3 + state.vel[1] + 1
 
 

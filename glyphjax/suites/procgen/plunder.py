@@ -57,6 +57,7 @@ class PlunderState(ProcgenState):
 
 
 def plunder_generate(draws, hard, level) -> PlunderState:
+    """A level: each lane's direction and speed, and the panels (hard)."""
     lane_dir = jnp.where(draws.bernoulli(0.5, (LANES,)), 1, -1).astype(jnp.int32)
     lane_period = draws.randint(1, jnp.where(hard, 3, 4), (LANES,))
     n_panels = jnp.where(hard, draws.randint(0, N_PANELS + 1), 0)
@@ -85,6 +86,7 @@ def _sail(state: PlunderState, u: jax.Array) -> entities.Pool:
 
 
 def plunder_step(state: PlunderState, action, params, key):
+    """One turn; the step key draws which ship enters where."""
     u = (hash_bits(key, 3) >> 8).astype(jnp.float32) * jnp.float32(2.0 ** -24)
     pos = move_in_field(state.pos, jnp.where(action == 3, 0, action), H, W, YOU_ROW)
     fire = (action == PLUNDER_FIRE) & (state.cool == 0)
@@ -112,6 +114,7 @@ def plunder_step(state: PlunderState, action, params, key):
 
 
 def plunder_paint(state: PlunderState) -> jax.Array:
+    """Cell codes: panels, ships, cannonballs."""
     codes = jnp.where(state.panels, PANEL_C, EMPTY_C)
     codes = entities.paint(codes, state.ships, jnp.array([ENEMY_C, FRIEND_C]))
     return entities.paint(codes, state.balls, jnp.array([SHOT_C]))
@@ -136,6 +139,7 @@ def plunder_policy(key, state: PlunderState, params):
 
 
 def _hud(state: PlunderState):
+    """HUD numbers: ships sunk, and the timer in the `total` slot."""
     return state.items, state.timer, jnp.int32(0), jnp.int32(0)
 
 

@@ -61,6 +61,7 @@ class StarpilotState(ProcgenState):
 
 
 def starpilot_generate(draws, hard, level) -> StarpilotState:
+    """A level: the arrival schedule (times, rows, kinds, drift, fire delays) from the level seed."""
     u = draws.uniform((SLOTS, 6))
     gap = jnp.where(hard, 3, 4) + jnp.floor(u[:, 0] * 5).astype(jnp.int32)
     arrive = jnp.cumsum(gap).astype(jnp.int32)
@@ -119,6 +120,7 @@ def _fire(foes: entities.Pool, bolts: entities.Pool, you: jax.Array):
 
 
 def starpilot_step(state: StarpilotState, action, params):
+    """One turn in the order of the module docstring."""
     t = state.t
     pos = move_in_field(state.pos, action, H, W)
     shots_b = entities.spawn(state.shots, pos, jnp.array([0, 2]), 0, where=action == FIRE)
@@ -147,6 +149,7 @@ def starpilot_step(state: StarpilotState, action, params):
 
 
 def starpilot_paint(state: StarpilotState) -> jax.Array:
+    """Cell codes: the finish line, enemy shots, your shots, enemies, then clouds over all."""
     codes = jnp.where(jnp.arange(W)[None, :] == state.finish, FINISH_C, EMPTY_C) * jnp.ones((H, 1), jnp.int32)
     codes = entities.paint(codes, state.bolts, jnp.array([BOLT_C]))
     codes = entities.paint(codes, state.shots, jnp.array([SHOT_C]))
