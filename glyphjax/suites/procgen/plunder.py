@@ -62,11 +62,11 @@ def plunder_generate(draws, hard, level) -> PlunderState:
     lane_period = draws.randint(1, jnp.where(hard, 3, 4), (LANES,))
     n_panels = jnp.where(hard, draws.randint(0, N_PANELS + 1), 0)
     prow, pcol = draws.randint(7, 9, (N_PANELS,)), draws.randint(0, W - 1, (N_PANELS,))
-    rows, cols = jnp.arange(H)[:, None, None], jnp.arange(W)[None, :, None]
-    on = (rows == prow) & ((cols == pcol) | (cols == pcol + 1)) & (jnp.arange(N_PANELS) < n_panels)
+    active = (jnp.arange(N_PANELS) < n_panels).astype(jnp.int32)
+    panels = jnp.zeros((H, W), jnp.int32).at[prow, pcol].max(active).at[prow, pcol + 1].max(active)
     base = fresh_state(jnp.zeros((H, W), jnp.int8), (YOU_ROW, W // 2), level, total=QUOTA)
     return extend(PlunderState, base, ships=entities.empty(N_SHIPS), balls=entities.empty(N_BALLS),
-                  lane_dir=lane_dir, lane_period=lane_period, panels=on.any(-1),
+                  lane_dir=lane_dir, lane_period=lane_period, panels=panels > 0,
                   timer=jnp.int32(TIMER_MAX), cool=jnp.int32(0))
 
 
