@@ -150,6 +150,10 @@ class RLConfig:
     dppo: DPPOConfig = field(default_factory=DPPOConfig)
     advantage: str = "group_mean"  # group_mean | group_std | leave_one_out | rae | crab
     advantage_kwargs: Dict[str, Any] = field(default_factory=dict)  # e.g. {kappa: 4.0} for crab
+    # per-decision state-value term beta * (V(s_{t+1}) - V(s_t)) on each turn of a game with V(s)
+    # (the zero-sum templates; gamesmith.md §5.3, on by default as in the paper's runs; shaping,
+    # not a baseline); 0 turns it off. Tasks without V(s) are unaffected.
+    state_value_beta: float = 1.0
     lr: float = 2.0e-3
     group_size: int = 16  # G episodes of one task on distinct seeds
     groups_per_update: int = 2  # K groups per update
@@ -163,6 +167,11 @@ class RLConfig:
     action_tokens: bool = True  # toy mode: prefill <action>, sample one action-name token
     opponent: str = "self"  # multi-seat tasks: self | random | scripted (rl/seating.py)
     train_seats: Any = "all"  # multi-seat tasks: all | [0] | [1] ... (rl/seating.py)
+    # Level-set tasks (procgen): train (and evaluate held-out seeds) on level seeds
+    # [start_level, start_level + num_levels); null = each task's default set (200 levels from 0),
+    # 0 = every training level. Tasks without level sets ignore both.
+    num_levels: Optional[int] = None
+    start_level: int = 0
 
 
 @dataclass

@@ -157,18 +157,19 @@ def evaluate_per_task(policy: Policy, task_ids: Sequence[str], seeds: Sequence[i
                       harness: HarnessConfig | Mapping | str | None = None,
                       sampling: SamplingParams | Mapping | None = None, *, repeats: int = 1,
                       max_turns: int | None = None,
-                      opponents: Mapping[str, Opponents] | None = None) -> list[EpisodeRecord]:
+                      opponents: Mapping[str, Opponents] | None = None,
+                      envs: Mapping[str, Any] | None = None) -> list[EpisodeRecord]:
     """Each task alone on `seeds` (each seed `repeats` times) with the policy's RNG stream restarted:
     exactly the episodes `glyphjax-eval` plays for the task with a freshly loaded policy, so a
     trainer's held-out figure equals the evaluation of its exported model. `opponents[task]`: that
-    task's `run_rollouts` opponents (multi-seat tasks; default self-play)."""
+    task's `run_rollouts` opponents (multi-seat tasks; default self-play); `envs` as in `run_rollouts`."""
     records: list[EpisodeRecord] = []
     for task in task_ids:
         if hasattr(policy, "call_index"):
             policy.call_index = 0
         episode_seeds = [int(s) for s in seeds for _ in range(repeats)]
         records += evaluate_llm(policy, [task], episode_seeds, harness, sampling, max_turns=max_turns,
-                                opponents=(opponents or {}).get(task)).records
+                                opponents=(opponents or {}).get(task), envs=envs).records
     return records
 
 
@@ -178,11 +179,13 @@ def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[
                  model: str | None = None, server_url: str | None = None, max_turns: int | None = None,
                  policy_kwargs: Mapping | None = None, opponents: Opponents = None,
                  on_call: Callable[[list[Completion], float], None] | None = None,
-                 on_episode: Callable[[EpisodeRecord], None] | None = None) -> LLMEvalResult:
+                 on_episode: Callable[[EpisodeRecord], None] | None = None,
+                 envs: Mapping[str, Any] | None = None) -> LLMEvalResult:
     """Play every task on every seed with `policy`; stream episodes to `out_path` (JSONL) if given.
     Multi-seat tasks: `opponents` as in `run_rollouts` (default self-play); each text seat's
     record counts as one episode of the summary. Progress hooks: `on_call(completions, seconds)`
-    after each policy call, `on_episode(record)` when an episode finishes."""
+    after each policy call, `on_episode(record)` when an episode finishes. `envs`: task id -> the
+    Env that plays it (default `make(task)`; e.g. Procgen over another level set)."""
     if isinstance(policy, str):
         kwargs = dict(policy_kwargs or {})
         if kwargs.pop("action_tokens", False):
@@ -194,5 +197,5 @@ def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[
     if not task_ids or not seeds:
         raise ValueError("evaluate_llm needs at least one task id and one seed")
     records = run_rollouts(policy, episodes_for(list(task_ids), seeds), _harness(harness), _sampling(sampling),
-                           out_path, max_turns=max_turns, opponents=opponents, on_episode=on_episode)
+                           out_path, max_turns=max_turns, opponents=opponents, on_episode=on_episode, envs=envs)
     return LLMEvalResult(summarize(records), records)

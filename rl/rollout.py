@@ -127,6 +127,7 @@ class _Move:
     conversation: list | None = None  # None: no call (the prompt did not fit)
     completion: Completion | None = None
     turn: TurnRecord | None = None
+    value: float | None = None  # V(s) of the decision state for this seat (record_values)
 
 
 class _TaskBatch:
@@ -154,6 +155,16 @@ class _TaskBatch:
         else:
             packed = self.fns["render"](self.states, jnp.asarray(seats, jnp.int32), self.params)
         return unpack_frames(np.asarray(packed), frame_layout(self.env))
+
+    def values(self, seats: np.ndarray) -> np.ndarray | None:
+        """float[B]: V(s) of each episode's state for seats[j], or None when the game has no value."""
+        if not hasattr(self.env, "value"):
+            return None
+        fns = self.fns
+        if "value" not in fns:
+            env = self.env
+            fns["value"] = jax.jit(jax.vmap(lambda s, seat, p: env.value(s, p, seat), in_axes=(0, 0, None)))
+        return np.asarray(jax.device_get(fns["value"](self.states, jnp.asarray(seats, jnp.int32), self.params)))
 
     def array_actions(self, t: int, player: ArrayPlayer) -> np.ndarray:
         act = _array_player(self.env, player)
@@ -245,7 +256,8 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
                  memory_sampling: SamplingParams | None = None, max_turns: int | None = None,
                  max_model_len: int | None = None,
                  on_episode: Callable[[EpisodeRecord], None] | None = None,
-                 timings: dict[str, float] | None = None) -> list[EpisodeRecord]:
+                 timings: dict[str, float] | None = None, record_values: bool = False,
+                 envs: Mapping[str, Env] | None = None) -> list[EpisodeRecord]:
     """Play `episodes` ((task id, seed) pairs) with text policies; return their records in order
     (one per episode for single-agent tasks; one per text seat, by seat, for multi-seat ones).
 
@@ -254,15 +266,20 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
     to this JSONL file. `max_turns`: stop episodes after this many env steps (recorded as
     truncated). `memory_sampling`: sampling for the memory-update calls (default: `sampling`).
     `timings`: a dict that receives wall seconds per phase (render, prompt, guard, policy, parse,
-    step, memory, write) and `turns`.
+    step, memory, write) and `turns`. `record_values`: store on each text turn of a game that
+    defines `value(state, params, seat)` (the zero-sum templates' V(s)) the value of the state the
+    seat decides in (`TurnRecord.value`), for the trainer's per-decision state-value term.
+    `envs`: task id -> the Env to play it with instead of `make(task)` (the same task over another
+    level set, e.g. `env.with_levels(...)`).
     """
     harness = harness or HarnessConfig()
     sampling = sampling or SamplingParams()
     if max_turns is not None and max_turns < 1:
         raise ValueError("max_turns must be >= 1")
-    eps = _episodes(policy, episodes, _opponents_per_episode(opponents, len(episodes)), harness)
+    eps = _episodes(policy, episodes, _opponents_per_episode(opponents, len(episodes)), harness, envs or {})
     run = _Rollout(eps, harness, sampling, memory_sampling or sampling, max_turns, max_model_len,
-                   TrajectoryWriter(out_path) if out_path is not None else None, on_episode, _Clock(timings))
+                   TrajectoryWriter(out_path) if out_path is not None else None, on_episode, _Clock(timings),
+                   record_values)
     return run.play()
 
 
@@ -279,11 +296,11 @@ def _opponents_per_episode(opponents: Opponents, n: int) -> list[Mapping[int, Pl
 
 
 def _episodes(policy: Policy, episodes: Sequence[tuple[str, int]], seatings: list[Mapping[int, Player]],
-              harness: HarnessConfig) -> list[_Episode]:
+              harness: HarnessConfig, envs: Mapping[str, Env]) -> list[_Episode]:
     """The episodes to play, each with its seats given to text policies and array players."""
     eps = []
     for i, ((task, seed), seating) in enumerate(zip(episodes, seatings)):
-        env = make(task)
+        env = envs[task] if task in envs else make(task)
         n = env.card.num_players
         if not 0 <= int(seed) < 2 ** 32:
             raise ValueError(f"{task}: seed {seed} is not in [0, 2**32)")
@@ -309,8 +326,10 @@ class _Rollout:
 
     def __init__(self, eps: list[_Episode], harness: HarnessConfig, sampling: SamplingParams,
                  memory_sampling: SamplingParams, max_turns: int | None, max_model_len: int | None,
-                 writer: TrajectoryWriter | None, on_episode: Callable | None, clock: "_Clock"):
+                 writer: TrajectoryWriter | None, on_episode: Callable | None, clock: "_Clock",
+                 record_values: bool = False):
         self.eps, self.harness, self.sampling, self.memory_sampling = eps, harness, sampling, memory_sampling
+        self.record_values = record_values
         self.max_turns, self.writer, self.on_episode, self.clock = max_turns, writer, on_episode, clock
         by_task: dict[str, list[_Episode]] = {}
         for e in eps:
@@ -377,9 +396,11 @@ class _Rollout:
                 actions.update({batch.episodes[j].index: int(acts[j]) for j in js})
             if text_rows:
                 frames = jax.tree.map(lambda x: x[np.asarray(text_rows)], batch.frames(to_play))
+                values = batch.values(to_play) if self.record_values else None
                 for j, obs in zip(text_rows, render_batch(batch.env.card, frames)):
                     e = batch.episodes[j]
-                    moves.append(_Move(e, e.seats[int(to_play[j])], obs.render()))
+                    v = None if values is None else float(values[j])
+                    moves.append(_Move(e, e.seats[int(to_play[j])], obs.render(), value=v))
         return moves, actions
 
     # 2. prompt -----------------------------------------------------------------------------------
@@ -436,7 +457,7 @@ class _Rollout:
                 completion=c.text, finish_reason=c.finish_reason, parse_status=status, action=action,
                 action_name=name, reward=0.0, terminated=False, truncated=False,
                 prompt_tokens=len(c.prompt_ids), completion_tokens=len(c.completion_ids),
-                memory=seat.memory if self.harness.memory else None, seat=seat.seat)
+                memory=seat.memory if self.harness.memory else None, seat=seat.seat, value=m.value)
             seat.turns.append(m.turn)
             seat.history.append((m.observation, name if name is not None else f"(no action: {status})"))
 

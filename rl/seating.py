@@ -10,7 +10,11 @@ Two config keys (conf/rl/default.yaml):
 Single-agent tasks ignore both: their one seat is always played and trained.
 
 Advantages are grouped per (group, seat): a group's episodes of one task on distinct seeds, split
-by the seat whose return it is, so seat 0's returns are compared with seat 0's only.
+by the seat whose return it is, so seat 0's returns are compared with seat 0's only. The
+descriptor handed to the estimators (the fields of Crab's prior and RAE's key) is the task id,
+except for zero-sum variants `zerosum/<family>/<variant>`, which give template, family, rule and
+size (gamesmith.md §5.3: the prior is additive over these and the seat; the encoding is drawn
+per episode and is not part of a variant's key).
 """
 
 from __future__ import annotations
@@ -90,6 +94,17 @@ def trained(record: EpisodeRecord, train_seats: tuple[int, ...] | None) -> bool:
     return record.returns is None or train_seats is None or record.seat in train_seats
 
 
+def descriptor(task: str) -> dict[str, str]:
+    """The estimator descriptor of a task (see the module docstring)."""
+    parts = task.split("/")
+    if len(parts) != 3 or parts[0] != "zerosum":
+        return {"task": task}
+    _, family, variant = parts
+    return {"template": type(make(task)).__name__, "family": family,
+            "rule": variant if variant.startswith("rule-") else "base",
+            "size": variant if variant.startswith("size-") else "base"}
+
+
 def seat_advantages(records: Sequence[EpisodeRecord], groups: Sequence[tuple[str, Sequence[int]]],
                     estimator: AdvantageEstimator) -> np.ndarray:
     """One advantage per record, the estimator grouping by (group, seat)."""
@@ -97,5 +112,5 @@ def seat_advantages(records: Sequence[EpisodeRecord], groups: Sequence[tuple[str
     keys: dict[tuple[int, int], int] = {}
     group = [keys.setdefault((group_of[r.task, r.seed], r.seat), len(keys)) for r in records]
     batch = EpisodeBatch(returns=np.array([r.episode_return for r in records]), group=np.array(group),
-                         descriptor=[{"task": r.task} for r in records], seat=np.array([r.seat for r in records]))
+                         descriptor=[descriptor(r.task) for r in records], seat=np.array([r.seat for r in records]))
     return estimator(batch)

@@ -42,7 +42,7 @@ from glyphjax.witness.games import check_training_ids
 from rl import checkpoint as ckpt
 from rl import seating
 from rl import seeds as seedlib
-from rl.advantages import ESTIMATORS, make_estimator
+from rl.advantages import ESTIMATORS, make_estimator, tau2_encoding
 from rl.losses import LOSSES
 from rl.policies.base import Completion, FINISH_STOP, SamplingParams
 from rl.policies.vllm import PolicyServerError  # stdlib-only client module: cheap to import
@@ -79,6 +79,7 @@ class Plan:
     resume_step: int | None
     opponent: str = "self"  # multi-seat tasks: rl.opponent
     train_seats: tuple[int, ...] | None = None  # multi-seat tasks: rl.train_seats (None = all)
+    envs: dict = dataclasses.field(default_factory=dict)  # level-set tasks over rl.num_levels/start_level
 
 
 def validate(cfg: Any) -> Plan:
@@ -122,6 +123,7 @@ def validate(cfg: Any) -> Plan:
     except ValueError as e:
         raise ConfigError(f"tasks.ids: {e}") from None
     opponent, train_seats = _seating(cfg, ids)
+    envs = _level_envs(ids, _get(cfg, "rl.num_levels"), _get(cfg, "rl.start_level", 0))
     policy = _get(cfg, "policy.name")
     if policy not in POLICIES:
         raise ConfigError(f"policy={policy!r} cannot be trained; use policy=local or policy=vllm")
@@ -150,7 +152,28 @@ def validate(cfg: Any) -> Plan:
                 client.close()
         except PolicyServerError as e:
             raise ConfigError(f"vLLM server at {url} is not usable: {e}") from None
-    return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step, opponent, train_seats)
+    return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step, opponent, train_seats, envs)
+
+
+def _level_envs(ids: list[str], num_levels: Any, start_level: Any) -> dict:
+    """Task id -> its Env over training levels [start_level, start_level + num_levels) for the
+    tasks with level sets (`with_levels`, Procgen); {} when both keys are at their defaults."""
+    from glyphjax.core.registry import make
+    if num_levels is None and start_level == 0:
+        return {}
+    for name, v in (("rl.num_levels", num_levels), ("rl.start_level", start_level)):
+        if v is not None and (not isinstance(v, int) or v < 0):
+            raise ConfigError(f"{name} must be an integer >= 0 (0 levels = every training level), got {v!r}")
+    envs = {t: make(t) for t in ids}
+    envs = {t: e for t, e in envs.items() if hasattr(e, "with_levels")}
+    if not envs:
+        raise ConfigError("rl.num_levels / rl.start_level choose the training levels of level-set tasks "
+                          "(procgen/*), and tasks.ids has none; drop them or train on procgen tasks")
+    count = {} if num_levels is None else {"num_levels": num_levels}  # None: the task's default count
+    try:
+        return {t: e.with_levels(start_level=start_level, **count) for t, e in envs.items()}
+    except ValueError as e:
+        raise ConfigError(f"rl.num_levels={num_levels}, rl.start_level={start_level}: {e}") from None
 
 
 def _seating(cfg: Any, ids: list[str]) -> tuple[str, tuple[int, ...] | None]:
@@ -466,15 +489,21 @@ class Trainer:
         max_turns = _get(self.cfg, "rl.max_turns")
         return run_rollouts(self.policy, episodes, self.harness, sampling,
                             opponents=seating.seatings(episodes, positions, self.plan.opponent, self.plan.train_seats),
-                            max_turns=int(max_turns) if max_turns else None)
+                            max_turns=int(max_turns) if max_turns else None,
+                            record_values=float(self.cfg["rl"].get("state_value_beta", 0.0) or 0.0) != 0.0,
+                            envs=self.plan.envs)
 
     def samples_from(self, records, groups) -> tuple[list[Sample], np.ndarray, list]:
         """Training samples of the trained seats' turns, their records' advantages (grouped per
-        (group, seat)) and those records."""
+        (group, seat)) plus the state-value term on turns that carry V(s), and those records."""
         records = [r for r in records if seating.trained(r, self.plan.train_seats)]
         adv = seating.seat_advantages(records, groups, self.estimator)
-        samples = [Sample(t.prompt_ids, t.completion_ids, t.logprobs, float(adv[i]), i)
-                   for i, r in enumerate(records) for t in r.turns if t.completion_ids]
+        beta = float(self.cfg["rl"].get("state_value_beta", 0.0) or 0.0)
+        samples = []
+        for i, r in enumerate(records):
+            per_turn = turn_advantages(float(adv[i]), r, beta)
+            samples.extend(Sample(t.prompt_ids, t.completion_ids, t.logprobs, a, i)
+                           for t, a in zip(r.turns, per_turn) if t.completion_ids)
         return samples, adv, records
 
     def train_update(self) -> dict:
@@ -498,7 +527,7 @@ class Trainer:
         rec = {"kind": "train", "update": self.update, "num_updates": p.num_updates,
                "rollouts": self.update * p.group_size * p.groups_per_update, "weight_version": self.weight_version,
                "tasks": [t for t, _ in groups], "returns": returns, "return_mean": float(np.mean(returns)),
-               **_seat_returns(records),
+               **_seat_returns(records), **_estimator_log(self.estimator, adv, records),
                "length_mean": float(np.mean([r.length for r in records])),
                "prompt_tokens": int(sum(r.prompt_tokens for r in records)),
                "completion_tokens": int(sum(r.completion_tokens for r in records)),
@@ -524,7 +553,7 @@ class Trainer:
         sampling = dataclasses.replace(self.sampling, seed=int(_get(self.cfg, "eval.sampling_seed", 12345)),
                                        temperature=float(_get(self.cfg, "eval.temperature", self.sampling.temperature)))
         records = evaluate_per_task(self.policy, self.plan.task_ids, seeds, self.harness, sampling, repeats=repeats,
-                                    max_turns=_get(self.cfg, "rl.max_turns"), opponents=opponents)
+                                    max_turns=_get(self.cfg, "rl.max_turns"), opponents=opponents, envs=self.plan.envs)
         records = [r for r in records if seating.trained(r, self.plan.train_seats)]
         per_task: dict[str, list[float]] = {}
         for r in records:
@@ -584,6 +613,39 @@ def _seat_returns(records) -> dict:
     for r in records:
         by_seat.setdefault(str(r.seat), []).append(float(r.episode_return))
     return {"seats": [r.seat for r in records], "return_by_seat": {k: float(np.mean(v)) for k, v in sorted(by_seat.items())}}
+
+
+def turn_advantages(episode_adv: float, record, beta: float) -> list[float]:
+    """A_{i,t} = (R_i - b_i) + beta (V(s_{t+1}) - V(s_t)) per turn of one seat's record
+    (gamesmith.md §5.3, ours): s_{t+1} is the seat's next decision state, and after its last
+    decision the end of the episode, valued at the seat's return. Turns without a recorded value
+    (single-agent tasks, beta = 0) get the episode's advantage alone."""
+    turns = record.turns
+    if beta == 0 or not turns or any(t.value is None for t in turns):
+        return [episode_adv] * len(turns)
+    values = [t.value for t in turns] + [float(record.episode_return)]
+    return [episode_adv + beta * (values[k + 1] - values[k]) for k in range(len(turns))]
+
+
+def _estimator_log(estimator, adv: np.ndarray, records) -> dict:
+    """Per-update estimator diagnostics (gamesmith.md §5.3): the share of exactly-zero advantages,
+    Crab's smoothed sigma2_hat / tau2_hat / kappa_hat and the kappa it used, and for multi-seat
+    games the draw rate and tau2_enc across the encodings of zero-sum variants."""
+    out: dict = {"adv_zero_share": float(np.mean(np.asarray(adv) == 0)) if len(adv) else 0.0}
+    diagnostics = getattr(estimator, "diagnostics", None)
+    if diagnostics is not None:
+        out.update(diagnostics())
+    multi = [r for r in records if r.returns is not None]
+    if multi:
+        out["draw_rate"] = float(np.mean([all(v == 0 for v in r.returns) for r in multi]))
+        zs = [r for r in multi if r.task.startswith("zerosum/")]
+        if zs and "sigma2_hat" in out:
+            keys = [tuple(sorted(seating.descriptor(r.task).items())) + (r.seat,) for r in zs]
+            enc = [r.task.rsplit("/", 1)[1] if "/enc-" in r.task else "identity" for r in zs]
+            t = tau2_encoding(np.array([r.episode_return for r in zs]), keys, enc, out["sigma2_hat"])
+            if t is not None:
+                out["tau2_enc"] = t
+    return out
 
 
 def train(cfg: Any) -> list[dict]:

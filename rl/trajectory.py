@@ -64,6 +64,7 @@ class TurnRecord:
     memory: str | None = None  # the memory block shown this turn (memory harness)
     memory_update: CallRecord | None = None  # the separate memory-update call after this turn
     seat: int = 0  # the seat that moved this turn (0 for single-agent tasks)
+    value: float | None = None  # V(s) of the state this seat decided in (zero-sum games, when recorded)
 
 
 @dataclasses.dataclass

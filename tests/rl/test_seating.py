@@ -90,6 +90,31 @@ def test_seat_advantages__group_mean_compares_a_seat_with_the_same_seat_of_its_g
     np.testing.assert_allclose(adv, [0.5, -0.5, -0.5, 0.5, 0.25, -0.25])
 
 
+def test_descriptor__zero_sum_variants_share_a_key_across_encodings_other_tasks_use_their_id():
+    base = seating.descriptor("zerosum/avoidthree/base")
+    assert base == {"template": "GridGame", "family": "avoidthree", "rule": "base", "size": "base"}
+    assert seating.descriptor("zerosum/avoidthree/enc-m1-rc-rot90") == base  # encoding: not a key field
+    assert seating.descriptor("zerosum/avoidthree/rule-nodiag")["rule"] == "rule-nodiag"
+    assert seating.descriptor("classics/snake-easy") == {"task": "classics/snake-easy"}
+
+
+def test_estimator_log__draw_rate_zero_advantages_and_crab_moments():
+    from rl.trainer import _estimator_log
+    recs = [_record("zerosum/avoidthree/base", i, i % 2, r) for i, r in enumerate([1.0, -1.0, 0.0, 0.0])]
+    recs += [_record("zerosum/avoidthree/enc-m1-rc-rot90", 9, 0, 1.0)]
+    log = _estimator_log(make_estimator("group_mean"), np.array([0.5, 0.0, 0.0, -0.5, 0.0]), recs)
+    assert log["draw_rate"] == pytest.approx(2 / 5) and log["adv_zero_share"] == pytest.approx(3 / 5)
+    assert "kappa_hat" not in log  # group_mean has no moments
+    crab = make_estimator("crab", kappa=4.0)
+    adv = seating.seat_advantages(recs, [("zerosum/avoidthree/base", [0, 1, 2, 3]),
+                                         ("zerosum/avoidthree/enc-m1-rc-rot90", [9])], crab)
+    log = _estimator_log(crab, adv, recs)
+    # Crab groups by (variant, seat) across encodings: seat 0 holds returns 1, 0, 1; seat 1: -1, 0
+    # pooled sigma2 = ((1/9 + 4/9 + 1/9) + (1/4 + 1/4)) / (2 + 1) = (2/3 + 1/2) / 3
+    assert log["sigma2_hat"] == pytest.approx((2 / 3 + 1 / 2) / 3)
+    assert log["kappa_used"] == 4.0 and "tau2_enc" in log
+
+
 def test_trained__single_agent_records_always_multi_seat_only_chosen_seats():
     assert seating.trained(_record("g/a", 0, 0, 0.0, multi=False), (1,))
     assert not seating.trained(_record("g/a", 0, 0, 0.0), (1,))

@@ -175,3 +175,22 @@ def test_snake_figures__trailing_means_cross_batch_boundaries_and_peak_needs_a_f
     assert peak_and_final([[1, 1], [0, 0]], window=2) == (1.0, 0.0)
     # the first point (2 rollouts < window 3) cannot be the peak even though it is the largest
     assert peak_and_final([[1, 1], [0, 0], [0, 0]], window=3) == (pytest.approx(1 / 3), 0.0)
+
+
+@pytest.mark.parametrize("over, message", [
+    ({"rl.num_levels": 50}, "tasks.ids has none"),
+    ({"tasks.ids": "[procgen/maze]", "rl.num_levels": -3}, "rl.num_levels must be an integer >= 0"),
+    ({"tasks.ids": "[procgen/maze]", "rl.start_level": 1 << 30}, "rl.start_level=1073741824"),
+])
+def test_validate__bad_level_set_is_a_clear_error(tmp_path, no_model_loading, over, message):
+    with pytest.raises(ConfigError, match=message):
+        validate(_cfg(tmp_path, **over))
+
+
+def test_trainer__procgen_episodes_play_only_the_configured_training_levels(tmp_path):
+    import re
+    tr = Trainer(_cfg(tmp_path, **{"tasks.ids": "[procgen/maze]", "rl.num_levels": 3, "rl.start_level": 10,
+                                   "rl.max_turns": 1, "rl.group_size": 8, "rl.rollout_budget": 8}))
+    records = tr.collect(tr.next_groups(), update_seed=0)
+    levels = [int(re.search(r"Level seed: (\d+)", r.turns[0].observation).group(1)) for r in records]
+    assert len(levels) == 8 and set(levels) <= {10, 11, 12} and len(set(levels)) > 1

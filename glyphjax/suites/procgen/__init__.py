@@ -5,6 +5,8 @@ game family declares its games; importing this package registers `procgen/<game>
 """
 
 from glyphjax.core.registry import register
+from glyphjax.suites.procgen.bigfish import BIGFISH
+from glyphjax.suites.procgen.chaser import CHASER
 from glyphjax.suites.procgen.env import ProcgenEnv
 from glyphjax.suites.procgen.leaper import LEAPER
 from glyphjax.suites.procgen.mazes import HEIST, MAZE
@@ -16,7 +18,7 @@ from glyphjax.suites.procgen.bossfight import BOSSFIGHT
 from glyphjax.suites.procgen.caveflyer import CAVEFLYER
 from glyphjax.suites.procgen.plunder import PLUNDER
 
-GAMES = {g.name: g for g in (CLIMBER, COINRUN, HEIST, JUMPER, LEAPER, MAZE, MINER, NINJA)}
+GAMES = {g.name: g for g in (BIGFISH, CHASER, CLIMBER, COINRUN, HEIST, JUMPER, LEAPER, MAZE, MINER, NINJA)}
 GAMES.update({g.name: g for g in (BOSSFIGHT, CAVEFLYER, PLUNDER, STARPILOT)})  # the shooters
 
 for _game in GAMES.values():

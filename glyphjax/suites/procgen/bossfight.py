@@ -47,7 +47,7 @@ _FAN = jnp.array([(1, -1), (1, 0), (1, 1)], jnp.int32)
 _SWEEP = jnp.array([-1, 0, 1, 0], jnp.int32)
 
 
-@struct.dataclass
+@struct.dataclass(kw_only=True)  # after ProcgenState's defaulted fields
 class BossfightState(ProcgenState):
     boss: jax.Array  # int32[2]: the boss's centre cell
     dest: jax.Array  # int32[2]: the cell it heads for
@@ -208,5 +208,5 @@ BOSSFIGHT = Game(
             "it is destroyed, -1 on death. Return range [-1, 1]."),
     events=EVENTS, success=(WIN,), generate=bossfight_generate, step=bossfight_step,
     paint=bossfight_paint, draws=4 + MAX_ROUNDS + 3 * N_ROCKS + 1, hud="Boss hits: {items} / {total}",
-    return_range=(-1.0, 1.0), scripted_policy=bossfight_policy, centred=False, step_takes_key=True,
+    return_range=(-1.0, 1.0), scripted_policy=bossfight_policy, centred=False, keyed=True,
     hard_notes="shields stay up 6-20 turns, fans come every 3 and rings every 4 turns, and enemy shots fly a cell every turn.")

@@ -50,7 +50,7 @@ _R = jnp.arange(S)[:, None]
 _C = jnp.arange(S)[None, :]
 
 
-@struct.dataclass
+@struct.dataclass(kw_only=True)  # after ProcgenState's defaulted fields
 class CaveflyerState(ProcgenState):
     heading: jax.Array  # int32: index into HEADINGS (clockwise from up)
     vel: jax.Array  # int32[2]: drift (d_row, d_col), each in {-1, 0, 1}

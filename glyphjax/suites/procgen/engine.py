@@ -9,6 +9,12 @@ picks which level of the level set is played. A level set is the traced `Procgen
 The navigation games move nothing at random, so an episode is a function of its level and
 actions alone (what makes the planner's certificates proofs).
 
+Level banks: a level set of at most BANK_SIZE levels carries its generated start states in the
+params (`LevelBank`, built once per level set by the task shell), and reset copies the drawn
+level's row instead of running the generator; the row equals what the generator returns, so
+episodes are the same either way. Auto-reset (which builds a fresh reset for every env on every
+step) then costs a copy, not a level generation, per env and step.
+
 Physics (side-view games): row grows downwards; LEFT/RIGHT move one column per turn, on the
 ground and in the air; a jump, started only when standing on something, follows the 7-turn arc
 `JUMP_ARC_DY` (3 up, 1 level, 3 down); otherwise a body falls one row per turn. Horizontal motion
@@ -27,6 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from glyphjax.core.entities import Pool
 from glyphjax.core.grid import DIR_DELTAS, DOWN, LEFT, RIGHT, UP
 from glyphjax.core.sampling import Draws, hash32, hash_bits
 from glyphjax.core.types import EnvState, init_state_fields
@@ -34,6 +41,7 @@ from glyphjax.core.types import EnvState, init_state_fields
 TEST_LEVEL_START = 1 << 30  # first level seed of the test set (training sets lie below it)
 LEVEL_END = 1 << 31  # level seeds are < 2**31 (they show in the int32 HUD)
 DEFAULT_NUM_LEVELS = 200  # Procgen's generalisation protocol: 200 training levels
+BANK_SIZE = 256  # level sets of at most this many levels keep their generated levels in params
 DISTRIBUTION_MODES = ("easy", "hard")
 JUMP_ARC_DY = (-1, -1, -1, 0, 1, 1, 1)  # vertical move on each turn of a jump
 ARC_LEN = len(JUMP_ARC_DY)
@@ -62,6 +70,17 @@ class ProcgenParams:
     level_start: jax.Array  # uint32: first level seed of the level set
     level_count: jax.Array  # uint32: number of consecutive level seeds in the set (>= 1)
     hard: jax.Array  # bool: distribution_mode == "hard"
+    bank: "LevelBank | None" = None  # generated levels reset may copy instead of generating
+
+
+@struct.dataclass
+class LevelBank:
+    """The generated start states of the level seeds [first, first + count), padded to a static
+    BANK_SIZE rows, so a reset on those levels is a copy instead of a run of the generator."""
+
+    first: jax.Array  # uint32: level seed of row 0
+    count: jax.Array  # uint32: rows that hold a level (0: an empty bank)
+    states: "ProcgenState"  # ProcgenState with a leading axis BANK_SIZE
 
 
 def level_params(num_levels: int = DEFAULT_NUM_LEVELS, start_level: int = 0, split: str = "train",
@@ -118,10 +137,12 @@ class ProcgenState(EnvState):
     earned: jax.Array  # float32: reward paid so far
     ents: jax.Array  # int32[N, 3]: entity (row, col, direction)
     alive: jax.Array  # bool[N]: entity present
+    pool: Pool | None = None  # a game's core.entities pool (enemies, shots), when it has one
+    timer: jax.Array | None = None  # int32: a game's countdown (e.g. chaser's power turns left)
 
 
-def fresh_state(world, pos, level, total=0, ents=None, alive=None) -> ProcgenState:
-    """A new episode's state from a generated level (no entities: a one-slot empty pool)."""
+def fresh_state(world, pos, level, total=0, ents=None, alive=None, pool=None, timer=None) -> ProcgenState:
+    """A new episode's state from a generated level (no walkers: a one-slot empty `ents`)."""
     ents = jnp.zeros((1, 3), jnp.int32) if ents is None else jnp.asarray(ents, jnp.int32)
     alive = jnp.zeros((ents.shape[0],), jnp.bool_) if alive is None else jnp.asarray(alive, jnp.bool_)
     return ProcgenState(**init_state_fields(), world=jnp.asarray(world, jnp.int8),
@@ -129,7 +150,8 @@ def fresh_state(world, pos, level, total=0, ents=None, alive=None) -> ProcgenSta
                         airborne=jnp.bool_(False),
                         level=jnp.asarray(level, jnp.uint32), items=jnp.int32(0),
                         total=jnp.asarray(total, jnp.int32), keys=jnp.int32(0),
-                        earned=jnp.float32(0), ents=ents, alive=alive)
+                        earned=jnp.float32(0), ents=ents, alive=alive, pool=pool,
+                        timer=None if timer is None else jnp.asarray(timer, jnp.int32))
 
 
 # --- cells --------------------------------------------------------------------------------------
@@ -203,13 +225,13 @@ class Game:
     """A Procgen game on this engine: static shapes, card text and three pure functions.
 
     generate(draws, hard, level) -> ProcgenState; step(state, action, params) -> (state, reward,
-    terminated, event); paint(state) -> int32[H, W] cell codes (the engine draws you on top).
+    terminated, event), or step(state, action, params, key) when `keyed` (games whose enemies
+    move at random: the key is the episode's step key); paint(state) -> int32[H, W] cell codes
+    (the engine draws you on top).
     `cells` lists the glyph of each cell code (code 0 is empty space); `view` is (rows, cols);
     `progress(state) -> int32` ranks states for the planner (higher = closer to the goal);
     `plan_key(state)` is what the planner's duplicate check compares (default: the whole state;
     a smaller projection that fixes the future makes the search cheaper).
-    `step_takes_key`: step is step(state, action, params, key) and draws the episode's chance
-    events (spawns, enemy moves) from the step key, never from the level seed.
     `hud_values(state)` -> the four int32 HUD fields (items, total, keys, airborne) when a game
     shows something else in them; `hud_enums` names a field's values (overriding keys/airborne)."""
 
@@ -236,7 +258,8 @@ class Game:
     centred: bool = True  # False: the view is the whole (view-sized) world, not a window on you
     progress: Callable = lambda state: jnp.int32(0)  # planner's preference when a depth overflows
     plan_key: Callable = lambda state: state  # what the planner hashes to tell states apart
-    step_takes_key: bool = False
+    keyed: bool = False  # step takes the episode's step key (random enemy moves)
+    keys_count: bool = False  # the HUD shows `keys` as a number (a game's own counter), not key names
     hud_values: Callable | None = None
     hud_enums: dict = dataclasses.field(default_factory=dict)
 

@@ -7,14 +7,17 @@ level set (training presets' `num_levels`, the evaluation splits).
 
 from __future__ import annotations
 
+from typing import Callable
+
+import jax
 import jax.numpy as jnp
 
 from glyphjax.core.types import Env, TaskCard
-from glyphjax.suites.procgen.engine import (AIRBORNE_NAMES, DEFAULT_NUM_LEVELS, GLYPHS_COMMON,
-                                            OUTSIDE,
-                                            TEST_LEVEL_START, Game, ProcgenParams, ProcgenState,
-                                            agent_view, cell_table, draw_level, game_salt,
-                                            level_draws, level_params)
+from glyphjax.suites.procgen.engine import (AIRBORNE_NAMES, BANK_SIZE, DEFAULT_NUM_LEVELS,
+                                            GLYPHS_COMMON, OUTSIDE, TEST_LEVEL_START, Game,
+                                            LevelBank, ProcgenParams, ProcgenState, agent_view,
+                                            cell_table, draw_level, game_salt, level_draws,
+                                            level_params)
 
 MAX_STEPS = 512
 KEY_SETS = ("none", "red", "green", "red+green", "blue", "red+blue", "green+blue", "red+green+blue")
@@ -52,7 +55,10 @@ class ProcgenEnv(Env):
         return ("procgen", self.game.name)
 
     def default_params(self) -> ProcgenParams:
-        return self._params
+        """The level set's params with its level bank (built on first use, then shared)."""
+        if self._params.bank is not None:
+            return self._params
+        return self._params.replace(bank=level_bank(self.game, self._params))
 
     def with_levels(self, num_levels: int = DEFAULT_NUM_LEVELS, start_level: int = 0,
                     split: str = "train") -> "ProcgenEnv":
@@ -62,10 +68,21 @@ class ProcgenEnv(Env):
 
     def _reset(self, key, params: ProcgenParams) -> ProcgenState:
         level = draw_level(key, params)
-        return self.game.generate(level_draws(level, self._salt, self.game.draws), params.hard, level)
+        bank = params.bank
+        if bank is None:
+            return self._generate(level, params.hard)
+        # a params-only predicate: unbatched under vmap, so the generator is skipped, not masked
+        covered = ((params.level_start >= bank.first)
+                   & (params.level_start - bank.first + params.level_count <= bank.count))
+        row = jnp.clip((level - bank.first).astype(jnp.int32), 0, BANK_SIZE - 1)
+        return jax.lax.cond(covered, lambda: jax.tree.map(lambda x: x[row], bank.states),
+                            lambda: self._generate(level, params.hard))
+
+    def _generate(self, level: jax.Array, hard: jax.Array) -> ProcgenState:
+        return self.game.generate(level_draws(level, self._salt, self.game.draws), hard, level)
 
     def _step(self, key, state: ProcgenState, action, params: ProcgenParams):
-        if self.game.step_takes_key:
+        if self.game.keyed:
             return self.game.step(state, action, params, key)
         return self.game.step(state, action, params)
 
@@ -81,6 +98,39 @@ class ProcgenEnv(Env):
                                    state.keys, airborne)
 
 
+_BANKS: dict[tuple, tuple[Game, LevelBank]] = {}  # (id(game), start, count, hard) -> its bank
+_GENERATORS: dict[int, tuple[Game, Callable]] = {}  # id(game) -> jitted vmapped generator
+
+
+def level_bank(game: Game, params: ProcgenParams) -> LevelBank:
+    """The generated start states of params' level set (an empty bank, count 0, for a set of
+    more than BANK_SIZE levels); built once per (game, level set, mode), eagerly even when
+    called while tracing."""
+    with jax.ensure_compile_time_eval():
+        start, count, hard = int(params.level_start), int(params.level_count), bool(params.hard)
+        key = (id(game), start, count, hard)
+        if key not in _BANKS:
+            generate = _generator(game)
+            rows = jnp.uint32(start) + jnp.minimum(jnp.arange(BANK_SIZE, dtype=jnp.uint32),
+                                                    jnp.uint32(max(count, 1) - 1))
+            if count <= BANK_SIZE:
+                states, filled = generate(rows, jnp.bool_(hard)), count
+            else:
+                shapes = jax.eval_shape(generate, rows, jnp.bool_(hard))
+                states, filled = jax.tree.map(lambda x: jnp.zeros(x.shape, x.dtype), shapes), 0
+            _BANKS[key] = (game, LevelBank(first=jnp.uint32(start), count=jnp.uint32(filled), states=states))
+        return _BANKS[key][1]
+
+
+def _generator(game: Game) -> Callable:
+    """jit(vmap) of the game's generator over level seeds (one compile per game)."""
+    if id(game) not in _GENERATORS:
+        salt = game_salt(game.name)
+        fn = jax.vmap(lambda lv, hard: game.generate(level_draws(lv, salt, game.draws), hard, lv), in_axes=(0, None))
+        _GENERATORS[id(game)] = (game, jax.jit(fn))
+    return _GENERATORS[id(game)][1]
+
+
 def _card(game: Game, mode: str, task_id: str | None) -> TaskCard:
     hud = "    ".join(["Step: {step} / {max_steps}", "Level seed: {level}"] + ([game.hud] if game.hud else []))
     if game.side_view:
@@ -92,7 +142,8 @@ def _card(game: Game, mode: str, task_id: str | None) -> TaskCard:
         actions=game.actions, action_descriptions=game.descriptions,
         glyphs={**GLYPHS_COMMON, **game.glyphs}, hud=hud,
         hud_fields=("level", "items", "total", "keys", "airborne"),
-        hud_enums={"keys": KEY_SETS, "airborne": AIRBORNE_NAMES, **game.hud_enums},
+        hud_enums={"airborne": AIRBORNE_NAMES, **({} if game.keys_count else {"keys": KEY_SETS}),
+                   **game.hud_enums},
         max_steps=MAX_STEPS, reward=game.reward, events=game.events, success=game.success,
         return_range=game.return_range,
         notes=(f"Levels: seed = a level; the default level set is the {DEFAULT_NUM_LEVELS} training "

@@ -107,22 +107,27 @@ def _search(env, params, frontier: int, max_depth: int, table_bits: int):
     return found, jnp.where(found, depth, 0), best, overflowed
 
 
+_COMPILED: dict = {}  # (program, kind, settings) -> jitted function of (levels, ..., params)
+
+
 def plan(env, levels, frontier: int = 256, max_depth: int | None = None, table_bits: int = 20) -> Plan:
-    """Shortest winning action sequences for the level seeds `levels` (uint32[B], vmapped)."""
+    """Shortest winning action sequences for the level seeds `levels` (uint32[B], vmapped); one
+    compile per (program, frontier, max_depth, table_bits), reused across batches."""
     max_depth = env.card.max_steps if max_depth is None else max_depth
-    params = env.default_params()
-    fn = jax.jit(jax.vmap(lambda lv: _search(env, single_level(params, lv), frontier, max_depth, table_bits)))
-    return Plan(*fn(jnp.asarray(levels, jnp.uint32)))
+    key = (env.program, "plan", frontier, max_depth, table_bits)
+    if key not in _COMPILED:
+        _COMPILED[key] = jax.jit(jax.vmap(
+            lambda lv, p: _search(env, single_level(p, lv), frontier, max_depth, table_bits), in_axes=(0, None)))
+    return Plan(*_COMPILED[key](jnp.asarray(levels, jnp.uint32), env.default_params()))
 
 
 def verify(env, levels, plan_: Plan) -> np.ndarray:
     """bool[B]: replaying each found plan through `env.step` from its level's reset ends the
     episode on a success event (the certificate)."""
-    params = env.default_params()
     success_events = jnp.array(env.card.success, jnp.int32)
     depth = plan_.actions.shape[1]
 
-    def one(level, actions, length):
+    def one(level, actions, length, params):
         p = single_level(params, level)
         state = env.reset(reset_key(1), p)
 
@@ -136,5 +141,8 @@ def verify(env, levels, plan_: Plan) -> np.ndarray:
         (_, won), _ = jax.lax.scan(body, (state, jnp.bool_(False)), jnp.arange(depth))
         return won
 
-    ok = jax.jit(jax.vmap(one))(jnp.asarray(levels, jnp.uint32), plan_.actions, plan_.length)
+    key = (env.program, "verify", depth)
+    if key not in _COMPILED:
+        _COMPILED[key] = jax.jit(jax.vmap(one, in_axes=(0, 0, 0, None)))
+    ok = _COMPILED[key](jnp.asarray(levels, jnp.uint32), plan_.actions, plan_.length, env.default_params())
     return np.asarray(ok) & np.asarray(plan_.found)

@@ -45,7 +45,7 @@ EVENTS = ("", "You sank 20 enemy ships. You win!", "Time ran out.", "Enemy ship 
 WIN, TIMEOUT, SUNK, FRIENDLY = 1, 2, 3, 4
 
 
-@struct.dataclass
+@struct.dataclass(kw_only=True)  # after ProcgenState's defaulted fields
 class PlunderState(ProcgenState):
     ships: entities.Pool  # kind ENEMY / FRIEND, velocity (0, +-1)
     balls: entities.Pool  # your cannonballs (velocity (-2, 0))
@@ -156,5 +156,5 @@ PLUNDER = Game(
     reward="+1/20 for each enemy ship sunk; the 20th ends the episode with a win. Return range [0, 1].",
     events=EVENTS, success=(WIN,), generate=plunder_generate, step=plunder_step,
     paint=plunder_paint, draws=2 * LANES + 1 + 2 * N_PANELS, hud="Sunk: {items} / 20    Timer: {total}",
-    return_range=(0.0, 1.0), scripted_policy=plunder_policy, centred=False, step_takes_key=True,
+    return_range=(0.0, 1.0), scripted_policy=plunder_policy, centred=False, keyed=True,
     hud_values=_hud, hard_notes="lanes are faster (a cell every 1-2 turns) and 0-3 wooden panels stop cannonballs.")

@@ -31,9 +31,10 @@ HEADING_NAMES = ("up", "up-right", "right", "down-right", "down", "down-left", "
 
 
 def extend(cls, base: ProcgenState, **extra):
-    """A game state of class `cls` (a ProcgenState subclass) from an engine state plus its fields."""
+    """A game state of class `cls` (a ProcgenState subclass) from an engine state plus its fields
+    (which may set engine fields too, e.g. `timer`)."""
     fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(ProcgenState)}
-    return cls(**fields, **extra)
+    return cls(**{**fields, **extra})
 
 
 def move_in_field(pos: jax.Array, action: jax.Array, h: int, w: int, top: int = 0) -> jax.Array:

@@ -50,7 +50,7 @@ EVENTS = ("", "You reached the finish line. You win!", "An enemy shot hit you.",
 WIN, SHOT_DOWN, CRASH, METEOR_CRASH, KILL = 1, 2, 3, 4, 5
 
 
-@struct.dataclass
+@struct.dataclass(kw_only=True)  # after ProcgenState's defaulted fields
 class StarpilotState(ProcgenState):
     shots: entities.Pool  # your shots (velocity (0, 2))
     foes: entities.Pool  # one slot per scheduled arrival; timer = turns until it fires

@@ -107,3 +107,23 @@ def test_levels__same_seed_same_level_whatever_the_episode_key():
     many = reset(jax.vmap(glyphjax.reset_key)(jnp.arange(400, dtype=jnp.uint32)), level_params(5))
     worlds = {np.asarray(w).tobytes() for w in many.world}
     assert len(worlds) == 5 and set(np.asarray(many.level).tolist()) == set(range(5))
+
+
+def _tree_equal(a, b) -> bool:
+    return all(np.array_equal(np.asarray(x), np.asarray(y)) for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b)))
+
+
+def test_level_bank__reset_copies_exactly_what_the_generator_builds():
+    # 60 episodes over the 200 default levels, a level outside the bank (single_level, the
+    # planner's params) and a set too large to bank (1000 levels), against the generator itself
+    env = glyphjax.make("procgen/maze-hard")
+    reset = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))
+    generate = jax.jit(jax.vmap(env._generate, in_axes=(0, None)))
+    keys = jax.vmap(glyphjax.reset_key)(jnp.arange(60, dtype=jnp.uint32))
+    banked = env.default_params()
+    assert int(banked.bank.count) == 200 and int(banked.bank.first) == 0
+    for params in (banked, single_level(banked, 5000), env.with_levels(1000).default_params()):
+        got = reset(keys, params)
+        assert _tree_equal(got, generate(got.level, params.hard))
+    assert set(np.asarray(reset(keys, single_level(banked, 5000)).level).tolist()) == {5000}
+    assert int(env.with_levels(1000).default_params().bank.count) == 0
