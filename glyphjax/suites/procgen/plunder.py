@@ -51,8 +51,7 @@ class PlunderState(ProcgenState):
     balls: entities.Pool  # your cannonballs (velocity (-2, 0))
     lane_dir: jax.Array  # int32[LANES]: +1 sails right, -1 left
     lane_period: jax.Array  # int32[LANES]: turns per cell
-    panels: jax.Array  # bool[H, W]: wooden panels
-    timer: jax.Array  # int32
+    panels: jax.Array  # bool[H, W]: wooden panels (the engine's `timer` field is the countdown)
     cool: jax.Array  # int32: turns until you may fire again
 
 
