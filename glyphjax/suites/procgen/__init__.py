@@ -13,8 +13,13 @@ from glyphjax.suites.procgen.mazes import HEIST, MAZE
 from glyphjax.suites.procgen.miner import MINER
 from glyphjax.suites.procgen.runners import COINRUN, NINJA
 from glyphjax.suites.procgen.towers import CLIMBER, JUMPER
+from glyphjax.suites.procgen.starpilot import STARPILOT
+from glyphjax.suites.procgen.bossfight import BOSSFIGHT
+from glyphjax.suites.procgen.caveflyer import CAVEFLYER
+from glyphjax.suites.procgen.plunder import PLUNDER
 
 GAMES = {g.name: g for g in (BIGFISH, CHASER, CLIMBER, COINRUN, HEIST, JUMPER, LEAPER, MAZE, MINER, NINJA)}
+GAMES.update({g.name: g for g in (BOSSFIGHT, CAVEFLYER, PLUNDER, STARPILOT)})  # the shooters
 
 for _game in GAMES.values():
     for _mode in ("easy", "hard"):

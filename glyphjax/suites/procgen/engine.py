@@ -231,7 +231,9 @@ class Game:
     `cells` lists the glyph of each cell code (code 0 is empty space); `view` is (rows, cols);
     `progress(state) -> int32` ranks states for the planner (higher = closer to the goal);
     `plan_key(state)` is what the planner's duplicate check compares (default: the whole state;
-    a smaller projection that fixes the future makes the search cheaper)."""
+    a smaller projection that fixes the future makes the search cheaper).
+    `hud_values(state)` -> the four int32 HUD fields (items, total, keys, airborne) when a game
+    shows something else in them; `hud_enums` names a field's values (overriding keys/airborne)."""
 
     name: str
     world: tuple[int, int]
@@ -258,6 +260,8 @@ class Game:
     plan_key: Callable = lambda state: state  # what the planner hashes to tell states apart
     keyed: bool = False  # step takes the episode's step key (random enemy moves)
     keys_count: bool = False  # the HUD shows `keys` as a number (a game's own counter), not key names
+    hud_values: Callable | None = None
+    hud_enums: dict = dataclasses.field(default_factory=dict)
 
 
 def cell_table(game: Game) -> np.ndarray:

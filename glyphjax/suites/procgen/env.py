@@ -91,6 +91,8 @@ class ProcgenEnv(Env):
         codes = codes.at[state.pos[0], state.pos[1]].set(len(self.game.cells))
         rows, cols = self.game.view
         view = agent_view(codes, state.pos, rows, cols, len(self.game.cells) + 1) if self.game.centred else codes
+        if self.game.hud_values is not None:
+            return self._table[view], (state.level.astype(jnp.int32), *self.game.hud_values(state))
         airborne = state.airborne.astype(jnp.int32) if self.game.side_view else jnp.int32(0)
         return self._table[view], (state.level.astype(jnp.int32), state.items, state.total,
                                    state.keys, airborne)
@@ -140,7 +142,8 @@ def _card(game: Game, mode: str, task_id: str | None) -> TaskCard:
         actions=game.actions, action_descriptions=game.descriptions,
         glyphs={**GLYPHS_COMMON, **game.glyphs}, hud=hud,
         hud_fields=("level", "items", "total", "keys", "airborne"),
-        hud_enums={"airborne": AIRBORNE_NAMES, **({} if game.keys_count else {"keys": KEY_SETS})},
+        hud_enums={"airborne": AIRBORNE_NAMES, **({} if game.keys_count else {"keys": KEY_SETS}),
+                   **game.hud_enums},
         max_steps=MAX_STEPS, reward=game.reward, events=game.events, success=game.success,
         return_range=game.return_range,
         notes=(f"Levels: seed = a level; the default level set is the {DEFAULT_NUM_LEVELS} training "
