@@ -27,7 +27,7 @@ from glyphjax.suites.procgen.engine import (WALK_ACTIONS, WALK_DESCRIPTIONS, Gam
 from glyphjax.suites.procgen.mazes import SIZE, WALL_GLYPH, maze_level
 
 C_EMPTY, C_WALL, C_ORB, C_STAR, C_GHOST, C_SCARED, C_OUT = 0, 1, 2, 3, 4, 5, 7  # 6 = you (engine)
-ORB, STAR, GHOST, SCARED = "•", "★", "☻", "☺"
+ORB, STAR, GHOST, SCARED = "◦", "★", "☻", "☺"
 MAX_GHOSTS = 4
 POWER_TURNS = 20
 ORB_SHARE, GHOST_SHARE, CLEAR_SHARE = 0.5, 0.2, 0.3

@@ -78,9 +78,9 @@ def test_chaser__golden_frame_draws_ghosts_by_mood():
     s = _corridor("@.*G")
     row = lambda mid: "░" * 9 + mid + "░" * (11 - len(mid))  # you sit at column 10 of the view
     frame = glyphjax.render_text(env.card, env.render(s)).grid.split("\n")
-    assert frame[5:8] == [row("██████"), row("█@•★☻█"), row("██████")]
+    assert frame[5:8] == [row("██████"), row("█@◦★☻█"), row("██████")]
     s = s.replace(timer=jnp.int32(5))
-    assert glyphjax.render_text(env.card, env.render(s)).grid.split("\n")[6] == row("█@•★☺█")
+    assert glyphjax.render_text(env.card, env.render(s)).grid.split("\n")[6] == row("█@◦★☺█")
 
 
 def test_chaser__a_level_seed_gives_the_same_level_whatever_the_episode_key():
