@@ -1,0 +1,16 @@
+"""Craftax suite on the `craftax` package's own JAX engine (catalogue §3.6-3.7, issue 16).
+
+engine.py adapts the package's step and world generator; arena.py builds focused start states;
+rules.py turns state deltas into task rewards; render.py draws the glyph window and HUD;
+tasks.py declares the focused tasks; env.py holds the shells. Importing this package registers
+`craftax/<task>` (standard track) and `craftax/classic` (extended track).
+"""
+
+from glyphjax.core.registry import register
+from glyphjax.core.types import EXTENDED
+from glyphjax.suites.craftax.env import ClassicGameEnv, ClassicTaskEnv
+from glyphjax.suites.craftax.tasks import CLASSIC_TASKS
+
+for _task in CLASSIC_TASKS:
+    register(f"craftax/{_task.name}", lambda t=_task: ClassicTaskEnv(t))
+register("craftax/classic", ClassicGameEnv, track=EXTENDED)
