@@ -16,6 +16,7 @@ from flax import struct
 from glyphjax.core.types import EXTENDED, NO_SUCCESS, Env, EnvState, TaskCard, init_state_fields
 from glyphjax.suites.craftax import engine, render, rules
 from glyphjax.suites.craftax.arena import classic_arena
+from glyphjax.suites.craftax.planner import classic_planner
 
 FOCUSED_MAX_STEPS = 300
 EVENTS = ("", "Task complete!", "You died.")
@@ -76,6 +77,8 @@ class _ClassicEnv(Env):
 
 class ClassicTaskEnv(_ClassicEnv):
     """A focused task on the Classic engine; its `rules.ClassicTask` becomes traced params."""
+
+    scripted_policy = staticmethod(classic_planner)
 
     def __init__(self, task: rules.ClassicTask):
         self.task = task

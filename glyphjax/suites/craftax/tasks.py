@@ -27,7 +27,7 @@ CLASSIC_TASKS: tuple[T, ...] = (
     T("craft-ironset", "You hold a wood and a stone pickaxe beside a table and a furnace, with trees, stone, "
       "coal and iron nearby. Craft an iron pickaxe and an iron sword.",
       "+1/2 for the first iron pickaxe and +1/2 for the first iron sword crafted; the episode ends with both.",
-      {"got_iron_pickaxe": 1, "got_iron_sword": 1}, fixed=((0, 2, "CRAFTING_TABLE"), (0, -2, "FURNACE")),
+      {"got_iron_pickaxe": 1, "got_iron_sword": 1}, fixed=((0, 2, "CRAFTING_TABLE"), (2, 2, "FURNACE")),
       scatter=(("TREE", 6, 2, 5), ("STONE", 8, 2, 5), ("COAL", 4, 2, 6), ("IRON", 4, 2, 6)),
       inventory={"wood_pickaxe": 1, "stone_pickaxe": 1}),
     T("craftchain", "Empty-handed near trees, stone and a crafting table. Craft a wood pickaxe, mine stone, "
@@ -70,10 +70,10 @@ CLASSIC_TASKS: tuple[T, ...] = (
       "+1 once you have survived 100 turns and drunk at least once (waiting alone cannot win); the episode "
       "then ends.", {"turns_survived": 100, "drink_gained": 1}, all_at_once=True, vitals=(9, 9, 2, 9),
       scatter=(("WATER", 4, 7, 12), ("TREE", 6, 3, 10))),
-    T("survive-night", "Dusk falls (Craftax time 150); zombies spawn in the dark. You hold a wood sword. "
+    T("survive-night", "Dusk falls (Craftax time 150); zombies spawn in the dark. You hold a stone sword. "
       "Survive the 120 turns until dawn.",
       "+1 once you have survived 120 turns (dawn); the episode then ends.", {"turns_survived": 120},
-      all_at_once=True, start_time=_NIGHT, spawns=True, inventory={"wood_sword": 1},
+      all_at_once=True, start_time=_NIGHT, spawns=True, inventory={"stone_sword": 1},
       scatter=(("TREE", 8, 3, 10), ("STONE", 8, 3, 10))),
     T("survive-wild", "Start with nothing on day 1 in a varied meadow (mobs spawn as usual). Stay alive.",
       "+1/200 per turn survived, up to 200 turns (sums to +1; the episode then ends).",
@@ -107,8 +107,8 @@ CLASSIC_TASKS: tuple[T, ...] = (
       "achievements as you can.", "+1/22 the first time each of the 22 achievements is unlocked.",
       {f"ach_{a.lower()}": 1 for a in CLASSIC_ACHIEVEMENTS},
       spawns=True, open_ended=True, scatter=_RESOURCES, mobs={"cow": (2, 4, 10)}),
-    T("night-defense", "Dusk falls; zombies spawn in the dark. You hold a stone sword and 6 stone for walls. "
-      "Kill 6 zombies.", "+1/6 per zombie killed, up to 6 (sums to +1); -1 if you die (ends the episode).",
-      {"killed_zombie": 6}, death_penalty=1.0, start_time=_NIGHT, spawns=True,
-      inventory={"stone_sword": 1, "stone": 6}, scatter=(("TREE", 6, 3, 10),)),
+    T("night-defense", "Dusk falls; zombies spawn in the dark. You hold an iron sword and 6 stone for walls. "
+      "Kill 4 zombies.", "+1/4 per zombie killed, up to 4 (sums to +1); -1 if you die (ends the episode).",
+      {"killed_zombie": 4}, death_penalty=1.0, start_time=_NIGHT, spawns=True,
+      inventory={"iron_sword": 1, "stone": 6}, scatter=(("TREE", 6, 3, 10),)),
 )
