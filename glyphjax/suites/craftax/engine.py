@@ -13,6 +13,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from craftax.craftax_classic import constants as classic_constants
 from craftax.craftax_classic import game_logic as classic_logic
@@ -55,3 +56,38 @@ def classic_step(key: jax.Array, game, action: jax.Array, cparams: ClassicParams
     game, reward = classic_logic.craftax_step(key, game, action, cparams, CLASSIC_STATIC)
     game = strong(game)
     return game, jnp.asarray(reward, jnp.float32), classic_logic.is_game_over(game, cparams)
+
+
+# --- full Craftax --------------------------------------------------------------------------------
+from craftax.craftax import constants as full_constants  # noqa: E402
+from craftax.craftax.envs.craftax_symbolic_env import CraftaxSymbolicEnvNoAutoReset  # noqa: E402
+
+_FULL = CraftaxSymbolicEnvNoAutoReset()
+FULL_STATIC = _FULL.static_env_params
+FULL_BLOCKS = tuple(b.name for b in full_constants.BlockType)
+FULL_ITEMS = tuple(i.name for i in full_constants.ItemType)
+FULL_ACTIONS = tuple(a.name for a in full_constants.Action)
+FULL_ACHIEVEMENTS = tuple(a.name for a in full_constants.Achievement)
+FULL_ACHIEVEMENT_WEIGHTS = np.asarray(full_constants.ACHIEVEMENT_REWARD_MAP, np.float32)  # sum 226
+FULL_VIEW = full_constants.OBS_DIM  # (rows, cols) = (9, 11)
+FULL_CLEAR_KILLS = full_constants.MONSTERS_KILLED_TO_CLEAR_LEVEL
+
+
+def full_params(**overrides: Any):
+    """The package's full-game `EnvParams`, fields as arrays (traced params)."""
+    p = _FULL.default_params.replace(**overrides)
+    fields = {k: jnp.asarray(v, jnp.bool_ if isinstance(v, bool) else jnp.float32 if isinstance(v, float) else jnp.int32)
+              for k, v in vars(p).items() if k != "fractal_noise_angles"}
+    return p.replace(**fields)
+
+
+def full_world(key: jax.Array, params):
+    """A fresh full-game world: the package's own reset (`reset_env`, which splits the key first)."""
+    return strong(_FULL.reset_env(key, params)[1])
+
+
+def full_step(key: jax.Array, game, action: jax.Array, params):
+    """-> (game, package reward, game over): the package's full-game step (`step_env`)."""
+    action = jnp.where(action < 0, 0, action)
+    _, game, reward, done, _ = _FULL.step_env(key, game, action, params)
+    return strong(game), jnp.asarray(reward, jnp.float32), done

@@ -126,3 +126,50 @@ class ClassicGameEnv(_ClassicEnv):
         new = jnp.sum(game.achievements.astype(jnp.float32) - state.game.achievements.astype(jnp.float32))
         reward = jnp.where(died, -1.0, new / len(engine.CLASSIC_ACHIEVEMENTS)).astype(jnp.float32)
         return state.replace(game=game, progress=progress), reward, died, jnp.where(died, DEATH_EVENT, 0)
+
+
+FULL_RULES = (
+    "Craftax (the `craftax` package's own engine, all nine floors): a survival, crafting and dungeon "
+    "world seen from above in an 11 x 9 window centred on you, on the floor you stand on. Moving into "
+    "a blocked cell turns you to face it; DO acts on the faced cell. Kill 8 monsters on a floor to "
+    "open its ladder down. Dark cells are drawn as darkness; torches light them.")
+
+
+class FullGameEnv(Env):
+    """Full Craftax: the package's world and step; pays each first-time achievement its package
+    weight (1, 3, 5 or 8) / 226, so the return x 100 is the paper's score; -1 on death."""
+
+    conformance_episodes = CONFORMANCE_EPISODES
+
+    def __init__(self):
+        names = engine.FULL_ACTIONS
+        self.card = TaskCard(
+            id="craftax/full", rules=f"{FULL_RULES}\n\nUnlock as many of the 67 achievements as you can.",
+            actions=names, action_descriptions=tuple(n.lower().replace("_", " ") for n in names),
+            glyphs=render.FULL_GLYPHS, hud=render.FULL_HUD, hud_fields=render.FULL_HUD_FIELDS,
+            hud_enums=render.FULL_HUD_ENUMS, max_steps=10000, events=EVENTS, track=EXTENDED, success=NO_SUCCESS,
+            reward="The first time you unlock each achievement you earn its weight / 226 (easy 1, medium 3, "
+                   "hard 5, very hard 8; all 67 sum to 226, so 100 x return is the Craftax score); dying "
+                   "pays -1 on that step (instead of the step's achievements) and ends the game.")
+
+    def default_params(self):
+        return engine.full_params()
+
+    def _reset(self, key, params):
+        return FullState(**init_state_fields(), game=engine.full_world(key, params))
+
+    def _step(self, key, state, action, params):
+        game, _, over = engine.full_step(key, state.game, action, params)
+        new = (game.achievements & ~state.game.achievements).astype(jnp.float32)
+        earned = jnp.sum(new * jnp.asarray(engine.FULL_ACHIEVEMENT_WEIGHTS)) / float(engine.FULL_ACHIEVEMENT_WEIGHTS.sum())
+        died = game.player_health <= 0
+        reward = jnp.where(died, -1.0, earned).astype(jnp.float32)
+        return state.replace(game=game), reward, over, jnp.where(died, DEATH_EVENT, 0)
+
+    def _render(self, state, params):
+        return render.full_grid(state.game), render.full_hud(state.game)
+
+
+@struct.dataclass
+class FullState(EnvState):
+    game: object  # the package's full-game EnvState

@@ -41,6 +41,27 @@ GLYPHS: dict[str, tuple[str, str]] = {
     "PLAYER_UP": ("↑", "you, facing up"),
     "PLAYER_DOWN": ("↓", "you, facing down"),
     "PLAYER_ASLEEP": ("z", "you, asleep"),
+    # full Craftax only
+    "WALL": ("▓", "dungeon wall"), "DARKNESS": ("░", "darkness (you cannot see there)"),
+    "WALL_MOSS": ("▒", "mossy wall"), "STALAGMITE": ("^", "stalagmite"), "SAPPHIRE": ("s", "sapphire ore"),
+    "RUBY": ("r", "ruby ore"), "CHEST": ("□", "chest (DO: open)"), "FOUNTAIN": ("¤", "fountain (DO: drink)"),
+    "FIRE_GRASS": ('"', "fire grass"), "ICE_GRASS": ("'", "ice grass"), "GRAVEL": (",", "gravel"),
+    "FIRE_TREE": ("Y", "fire tree"), "ICE_SHRUB": ("♣", "ice shrub"),
+    "ENCHANTMENT_TABLE_FIRE": ("E", "fire enchantment table"), "ENCHANTMENT_TABLE_ICE": ("e", "ice enchantment table"),
+    "NECROMANCER": ("N", "necromancer"), "GRAVE": ("∩", "grave"), "GRAVE2": ("∏", "grave (second kind)"),
+    "GRAVE3": ("⊓", "grave (third kind)"), "NECROMANCER_VULNERABLE": ("n", "necromancer, vulnerable (hit it now)"),
+    "TORCH": ("ι", "torch"), "LADDER_DOWN": (">", "ladder down (DESCEND)"), "LADDER_UP": ("<", "ladder up (ASCEND)"),
+    "LADDER_DOWN_BLOCKED": ("≥", "ladder down, blocked (kill more monsters on this floor)"),
+    "GNOME_WARRIOR": ("G", "gnome warrior (melee)"), "ORC_SOLDIER": ("O", "orc soldier (melee)"),
+    "LIZARD": ("L", "lizard (melee)"), "KNIGHT": ("K", "knight (melee)"), "TROLL": ("Θ", "troll (melee)"),
+    "PIGMAN": ("Φ", "pigman (melee)"), "FROST_TROLL": ("Ψ", "frost troll (melee)"), "BAT": ("B", "bat"),
+    "SNAIL": ("σ", "snail"), "GNOME_ARCHER": ("g", "gnome archer (ranged)"), "ORC_MAGE": ("o", "orc mage (ranged)"),
+    "KOBOLD": ("k", "kobold (ranged)"), "ARCHER": ("A", "archer (ranged)"), "DEEP_THING": ("Δ", "deep thing (ranged)"),
+    "FIRE_ELEMENTAL": ("Ξ", "fire elemental (ranged)"), "ICE_ELEMENTAL": ("Λ", "ice elemental (ranged)"),
+    "DAGGER": ("/", "dagger in flight"), "FIREBALL": ("°", "fireball in flight"), "ICEBALL": ("•", "iceball in flight"),
+    "SLIMEBALL": ("○", "slimeball in flight"), "YOUR_ARROW": ("+", "your arrow in flight"),
+    "YOUR_DAGGER": ("\\", "your dagger in flight"), "YOUR_FIREBALL": ("☼", "your fireball in flight"),
+    "YOUR_ICEBALL": ("❄", "your iceball in flight"), "YOUR_SLIMEBALL": ("◎", "your slimeball in flight"),
 }
 
 _CLASSIC_DRAWN = (*[b for b in engine.CLASSIC_BLOCKS if b != "INVALID"], "ZOMBIE", "COW", "SKELETON", "ARROW",
@@ -131,4 +152,96 @@ def classic_hud(game) -> list[jax.Array]:
     inv = [getattr(game.inventory, n) for n in engine.CLASSIC_INVENTORY]
     daylight = jnp.round(jnp.clip(game.light_level, 0.0, 1.0) * 100).astype(jnp.int32)
     return [game.player_health, game.player_food, game.player_drink, game.player_energy, daylight, *inv,
+            jnp.sum(game.achievements.astype(jnp.int32)), *achievement_fields(game.achievements)]
+
+
+# --- full Craftax --------------------------------------------------------------------------------
+# Mob classes in the package's order (melee, passive, ranged, mob projectiles, player projectiles),
+# 8 type ids each; None = a type id the class never uses.
+_FULL_MOBS = (
+    ("ZOMBIE", "GNOME_WARRIOR", "ORC_SOLDIER", "LIZARD", "KNIGHT", "TROLL", "PIGMAN", "FROST_TROLL"),
+    ("COW", "BAT", "SNAIL", None, None, None, None, None),
+    ("SKELETON", "GNOME_ARCHER", "ORC_MAGE", "KOBOLD", "ARCHER", "DEEP_THING", "FIRE_ELEMENTAL", "ICE_ELEMENTAL"),
+    ("ARROW", "DAGGER", "FIREBALL", "ICEBALL", "ARROW", "SLIMEBALL", "FIREBALL", "ICEBALL"),
+    ("YOUR_ARROW", "YOUR_DAGGER", "YOUR_FIREBALL", "YOUR_ICEBALL", "YOUR_ARROW", "YOUR_SLIMEBALL", "YOUR_FIREBALL",
+     "YOUR_ICEBALL"),
+)
+_FULL_DRAWN = ({b for b in engine.FULL_BLOCKS if b != "INVALID"} | {i for i in engine.FULL_ITEMS if i != "NONE"}
+               | {m for cls in _FULL_MOBS for m in cls if m} | {n for n in GLYPHS if n.startswith("PLAYER_")})
+FULL_GLYPHS = {GLYPHS[n][0]: GLYPHS[n][1] for n in GLYPHS if n in _FULL_DRAWN}
+_FULL_BLOCK_CODES = np.array([_code("OUT_OF_BOUNDS" if b == "INVALID" else b) for b in engine.FULL_BLOCKS], np.uint32)
+_FULL_ITEM_CODES = np.array([0] + [_code(i) for i in engine.FULL_ITEMS[1:]], np.uint32)
+_FULL_MOB_CODES = np.array([[_code(m) if m else 0 for m in cls] for cls in _FULL_MOBS], np.uint32)
+VISIBLE_LIGHT = 0.05  # a cell is seen when its light exceeds this (the package's text renderer)
+
+
+def full_grid(game) -> jax.Array:
+    """uint32[9, 11]: the full-game window on the player's floor: blocks, items over them, mobs
+    over those (projectiles lowest, melee on top), the player, then darkness where unlit."""
+    lvl, pos = game.player_level, game.player_position
+    shape = engine.FULL_VIEW
+    blocks = window(game.map[lvl], pos, shape, engine.full_constants.BlockType.OUT_OF_BOUNDS.value)
+    items = window(game.item_map[lvl], pos, shape, 0)
+    grid = jnp.where(items > 0, jnp.asarray(_FULL_ITEM_CODES)[items], jnp.asarray(_FULL_BLOCK_CODES)[blocks])
+    pools = (game.melee_mobs, game.passive_mobs, game.ranged_mobs, game.mob_projectiles, game.player_projectiles)
+    for cls in (4, 3, 1, 2, 0):
+        pool = jax.tree.map(lambda x: x[lvl], pools[cls])
+        codes = jnp.asarray(_FULL_MOB_CODES[cls])[jnp.clip(pool.type_id, 0, 7)]
+        grid = _draw_typed(grid, pos, pool.position, pool.mask & (codes > 0), codes)
+    player = jnp.where(game.is_sleeping, jnp.uint32(_code("PLAYER_ASLEEP")),
+                       jnp.asarray(_PLAYER_CODES)[jnp.clip(game.player_direction, 0, 4)])
+    grid = grid.at[shape[0] // 2, shape[1] // 2].set(player)
+    lit = window(game.light_map[lvl], pos, shape, 0.0) > VISIBLE_LIGHT
+    return jnp.where(lit, grid, jnp.uint32(_code("DARKNESS")))
+
+
+def _draw_typed(grid, center, position, mask, codes):
+    """`draw_mobs` with one code per mob."""
+    h, w = grid.shape
+    rel = position - center[None] + jnp.array([h // 2, w // 2])
+    ok = mask & (rel[:, 0] >= 0) & (rel[:, 0] < h) & (rel[:, 1] >= 0) & (rel[:, 1] < w)
+    return grid.at[jnp.where(ok, rel[:, 0], h), rel[:, 1]].set(codes.astype(jnp.uint32), mode="drop")
+
+
+FLOORS = ("overworld", "dungeon", "gnomish mines", "sewers", "vaults", "troll mines", "fire realm", "ice realm",
+          "graveyard")
+_TIERS = ("none", "wood", "stone", "iron", "diamond")
+_ARMOUR = ("none", "iron", "diamond")
+_FULL_INVENTORY = ("wood", "stone", "coal", "iron", "diamond", "sapphire", "ruby", "sapling", "torches", "arrows", "books")
+_POTIONS = ("red", "green", "blue", "pink", "cyan", "yellow")
+_ARMOUR_SLOTS = ("helmet", "chestplate", "leggings", "boots")
+_FULL_GROUPS = achievement_groups(engine.FULL_ACHIEVEMENTS)
+FULL_HUD_FIELDS = ("health", "food", "drink", "energy", "mana", "xp", "dexterity", "strength", "intelligence",
+                   "floor", "ladder", "daylight", *_FULL_INVENTORY, "pickaxe", "sword", "bow",
+                   *_ARMOUR_SLOTS, *[f"potion_{c}" for c in _POTIONS], "fireball", "iceball", "achieved",
+                   *[f"ach{i}" for i in range(len(_FULL_GROUPS))])
+FULL_HUD = ("Health {health}/9  Food {food}/9  Drink {drink}/9  Energy {energy}/9  Mana {mana}/9  Daylight {daylight}%"
+            "    Step {step} / {max_steps}\n"
+            "Floor {floor}  Ladder down: {ladder}  XP {xp}  Dexterity {dexterity}  Strength {strength}  "
+            "Intelligence {intelligence}\n"
+            "Inventory: " + ", ".join(f"{n} {{{n}}}" for n in _FULL_INVENTORY) + "\n"
+            "Tools: pickaxe {pickaxe}, sword {sword}, bow {bow}; armour: " + ", ".join(
+                f"{s} {{{s}}}" for s in _ARMOUR_SLOTS) + "\n"
+            "Potions: " + ", ".join(f"{c} {{potion_{c}}}" for c in _POTIONS) + "  Spells: fireball {fireball}, "
+            "iceball {iceball}\n"
+            f"Achievements ({{achieved}}/{len(engine.FULL_ACHIEVEMENTS)}): "
+            + "".join(f"{{ach{i}}}" for i in range(len(_FULL_GROUPS))))
+FULL_HUD_ENUMS = {"floor": FLOORS, "ladder": ("closed", "open"), "pickaxe": _TIERS, "sword": _TIERS,
+                  "bow": ("none", "yes"), "fireball": ("not learned", "learned"), "iceball": ("not learned", "learned"),
+                  **{s: _ARMOUR for s in _ARMOUR_SLOTS}, **{f"ach{i}": g for i, g in enumerate(_FULL_GROUPS)}}
+
+
+def full_hud(game) -> list[jax.Array]:
+    """int32 values of FULL_HUD_FIELDS (health rounded to an integer)."""
+    inv = game.inventory
+    lvl = game.player_level
+    daylight = jnp.round(jnp.clip(game.light_level, 0.0, 1.0) * 100).astype(jnp.int32)
+    ladder = (game.monsters_killed[lvl] >= engine.FULL_CLEAR_KILLS).astype(jnp.int32)
+    return [jnp.round(game.player_health).astype(jnp.int32), game.player_food, game.player_drink, game.player_energy,
+            game.player_mana, game.player_xp, game.player_dexterity, game.player_strength, game.player_intelligence,
+            jnp.clip(lvl, 0, len(FLOORS) - 1), ladder, daylight,
+            *[getattr(inv, "torches" if n == "torches" else n) for n in _FULL_INVENTORY],
+            jnp.clip(inv.pickaxe, 0, 4), jnp.clip(inv.sword, 0, 4), jnp.clip(inv.bow, 0, 1),
+            *[jnp.clip(inv.armour[i], 0, 2) for i in range(4)], *[inv.potions[i] for i in range(6)],
+            game.learned_spells[0].astype(jnp.int32), game.learned_spells[1].astype(jnp.int32),
             jnp.sum(game.achievements.astype(jnp.int32)), *achievement_fields(game.achievements)]

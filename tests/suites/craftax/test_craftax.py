@@ -14,6 +14,8 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from craftax.craftax_classic.envs.craftax_symbolic_env import CraftaxClassicSymbolicEnvNoAutoReset
+from craftax.craftax.envs.craftax_symbolic_env import CraftaxSymbolicEnvNoAutoReset
+from craftax.craftax.renderer import render_craftax_symbolic as render_full_symbolic
 from craftax.craftax_classic.renderer import render_craftax_symbolic
 
 import glyphjax
@@ -115,6 +117,75 @@ def test_glyph_window__shows_the_package_symbolic_view(parity_runs):
         assert (pkg_mobs[..., k][grids == code] == 1).all(), f"glyph {chr(code)} where the package has none"
     assert (pkg_mobs.sum(-1)[plain] == 0).all(), "the package shows a mob where we draw a block"
     assert is_mob.any(), "no mob in view on any visited state: the mob check saw nothing"
+
+
+@pytest.fixture(scope="module")
+def full_runs():
+    """Full Craftax: our env's trajectories and the package's `step_env` from the same states and keys."""
+    pkg = CraftaxSymbolicEnvNoAutoReset()
+    env = glyphjax.make("craftax/full")
+    params = env.default_params()
+    seeds = jnp.arange(2, dtype=jnp.uint32)
+    actions = jax.random.randint(jax.random.PRNGKey(6), (2, T_PARITY), 0, len(engine.FULL_ACTIONS))
+
+    @jax.jit
+    def ours(seeds, actions, params):
+        def one(seed, acts):
+            s0 = env.reset(glyphjax.reset_key(seed), params)
+
+            def turn(s, t):
+                s2, tr = env.step(glyphjax.step_key(seed, t), s, acts[t], params)
+                return s2, (s2.game, tr.terminated)
+            return s0.game, jax.lax.scan(turn, s0, jnp.arange(T_PARITY))[1]
+        return jax.vmap(one)(seeds, actions)
+
+    @jax.jit
+    def package(seeds, actions, params, game0):
+        def one(seed, acts, g0):
+            def turn(g, t):
+                _, g2, _, done, _ = pkg.step_env(glyphjax.step_key(seed, t), g, acts[t], params)
+                return g2, (g2, done)
+            return pkg.reset_env(glyphjax.reset_key(seed), params)[1], jax.lax.scan(turn, g0, jnp.arange(T_PARITY))[1]
+        return jax.vmap(one)(seeds, actions, game0)
+
+    start, (games, term) = ours(seeds, actions, params)
+    pkg_start, (pkg_games, pkg_done) = package(seeds, actions, params, start)
+    return start, games, term, pkg_start, pkg_games, pkg_done
+
+
+def test_full_game__reset_and_step_equal_the_package_bit_for_bit(full_runs):
+    start, games, term, pkg_start, pkg_games, pkg_done = full_runs
+    for (path, a), (_, b) in zip(_game_leaves(start), _game_leaves(pkg_start)):
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=f"reset {jax.tree_util.keystr(path)}")
+    term = np.asarray(term)
+    live = np.cumsum(term, axis=1) - term == 0
+    for (path, a), (_, b) in zip(_game_leaves(games), _game_leaves(pkg_games)):
+        np.testing.assert_array_equal(np.asarray(a)[live], np.asarray(b)[live], err_msg=jax.tree_util.keystr(path))
+    np.testing.assert_array_equal(term[live], np.asarray(pkg_done)[live])
+
+
+def test_full_glyph_window__shows_the_package_view_where_lit(full_runs):
+    """Blocks and items of our 11 x 9 window equal the package's symbolic view on lit cells
+    without a mob; unlit cells are darkness."""
+    games = jax.tree.map(lambda x: x.reshape((-1,) + x.shape[2:]), full_runs[1])
+    grids = np.asarray(jax.jit(jax.vmap(render.full_grid))(games))
+    sym = np.asarray(jax.jit(jax.vmap(render_full_symbolic))(games))
+    h, w = engine.FULL_VIEW
+    nb, ni = len(engine.FULL_BLOCKS), len(engine.FULL_ITEMS)
+    per_cell = nb + ni + 40 + 1
+    view = sym[:, : h * w * per_cell].reshape(-1, h, w, per_cell)
+    blocks, items, mobs, light = (view[..., :nb].argmax(-1), view[..., nb:nb + ni].argmax(-1),
+                                  view[..., nb + ni:nb + ni + 40], view[..., -1])
+    code = {n: ord(render.GLYPHS[n][0]) for n in render.GLYPHS}
+    want = np.vectorize(lambda b: code["OUT_OF_BOUNDS" if b == 0 else engine.FULL_BLOCKS[b]])(blocks)
+    want = np.where(items > 0, np.vectorize(lambda i: code[engine.FULL_ITEMS[i]] if i else 0)(items), want)
+    centre = np.zeros((h, w), bool)
+    centre[h // 2, w // 2] = True
+    lit = light > 0.5
+    plain = lit & (mobs.sum(-1) == 0) & ~centre[None]
+    np.testing.assert_array_equal(grids[plain], want[plain])
+    assert (grids[~lit] == code["DARKNESS"]).all()
+    assert plain.sum() > 0.5 * plain.size
 
 
 # ---- focused tasks ------------------------------------------------------------------------------
@@ -229,8 +300,9 @@ def test_focused_tasks__share_one_compiled_program():
 
 
 PLANNER_SEEDS = 4
-WEAK = {"craftax/firstday", "craftax/survive-night", "craftax/night-defense", "craftax/survivehorde",
-        "craftax/survive-wild", "craftax/diamond-bootstrap", "craftax/iron-bootstrap", "craftax/gatherresources"}
+# below ~90% in `certify --planned 32` (open-ended firstday has no success outcome)
+WEAK = {"craftax/firstday", "craftax/survive-night", "craftax/survivehorde", "craftax/survive-wild",
+        "craftax/diamond-bootstrap", "craftax/fight-skeletons", "craftax/fight-zombies"}
 
 
 def test_planner__reaches_the_goal_of_every_focused_task():
