@@ -115,6 +115,7 @@ def classic_planner(key, state, params):
     action = jnp.where((action < 0) & _need(params, prog, "ach_place_plant") & (inv.sapling > 0) & _facing_is(
         game, blocks, mobs, B.GRASS.value), A["PLACE_PLANT"], action)
     action = _shelter(action, game, blocks, params, prog)
+    action = jnp.where((action < 0) & _need(params, prog, "ach_wake_up") & ~game.is_sleeping, A["SLEEP"], action)
     # ready to craft but not at the stations: walk to a cell next to the table (and the furnace)
     iron_ready = ready & (want["iron_pickaxe"] | want["iron_sword"]) & furnace_seen
     stand = dilate(blocks == B.CRAFTING_TABLE.value, eight=True) & jnp.where(
@@ -164,11 +165,14 @@ def _target(params, prog, game, blocks, mobs, inv, mats, need_mats, want):
     diamond = (_need(params, prog, "got_diamond") | _need(params, prog, "ach_collect_diamond")) & (inv.iron_pickaxe > 0)
     thirsty = _need(params, prog, "drink_gained") | (game.player_drink < 5)
     hungry = _need(params, prog, "food_gained") | _need(params, prog, "killed_cow") | (game.player_food < 4)
+    thirsty = thirsty & (game.player_drink < 9)
     options = [  # (wanted, target mask), first wanted option with a visible target wins
         (_need(params, prog, "killed_zombie"), zombie), (_need(params, prog, "killed_skeleton"), skeleton),
         (diamond, is_b(B.DIAMOND)), (iron_more, is_b(B.IRON)), (coal_more, is_b(B.COAL)),
         (stone_more, is_b(B.STONE)), (wood_more, is_b(B.TREE)), (thirsty, is_b(B.WATER)), (hungry, cow),
-        (_need(params, prog, "plants_eaten"), is_b(B.RIPE_PLANT)), (jnp.bool_(True), zombie & _CLOSE),
+        (_need(params, prog, "plants_eaten"), is_b(B.RIPE_PLANT)),
+        (_need(params, prog, "got_sapling") | _need(params, prog, "ach_collect_sapling"), is_b(B.GRASS)),
+        (jnp.bool_(True), zombie & _CLOSE),
     ]
     goal = jnp.zeros_like(zombie)
     chosen = jnp.bool_(False)
