@@ -36,13 +36,16 @@ def strong(tree: Any) -> Any:
     return jax.tree.map(lambda x: jax.lax.convert_element_type(x, jnp.asarray(x).dtype), tree)
 
 
+def array_params(p: Any) -> Any:
+    """A package `EnvParams` with its scalar fields as bool/float32/int32 arrays (traced params)."""
+    def typed(v):
+        return jnp.asarray(v, jnp.bool_ if isinstance(v, bool) else jnp.float32 if isinstance(v, float) else jnp.int32)
+    return p.replace(**{k: typed(v) for k, v in vars(p).items() if k != "fractal_noise_angles"})
+
+
 def classic_params(**overrides: Any) -> ClassicParams:
-    """The package's Classic `EnvParams` (spawn chances, day length...), fields as float32/int32
-    arrays so that they travel as traced params."""
-    p = ClassicParams().replace(**overrides)
-    fields = {k: jnp.asarray(v, jnp.bool_ if isinstance(v, bool) else jnp.float32 if isinstance(v, float) else jnp.int32)
-              for k, v in vars(p).items() if k != "fractal_noise_angles"}
-    return p.replace(**fields)
+    """The package's Classic `EnvParams` (spawn chances, day length...) as traced params."""
+    return array_params(ClassicParams().replace(**overrides))
 
 
 def classic_world(key: jax.Array, cparams: ClassicParams):
@@ -74,11 +77,8 @@ FULL_CLEAR_KILLS = full_constants.MONSTERS_KILLED_TO_CLEAR_LEVEL
 
 
 def full_params(**overrides: Any):
-    """The package's full-game `EnvParams`, fields as arrays (traced params)."""
-    p = _FULL.default_params.replace(**overrides)
-    fields = {k: jnp.asarray(v, jnp.bool_ if isinstance(v, bool) else jnp.float32 if isinstance(v, float) else jnp.int32)
-              for k, v in vars(p).items() if k != "fractal_noise_angles"}
-    return p.replace(**fields)
+    """The package's full-game `EnvParams` as traced params."""
+    return array_params(_FULL.default_params.replace(**overrides))
 
 
 def full_world(key: jax.Array, params):

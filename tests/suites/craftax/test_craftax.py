@@ -31,6 +31,28 @@ def _game_leaves(game):
     return jax.tree_util.tree_leaves_with_path(game)
 
 
+def _ours(env, seeds, actions, params):
+    """Per seed: the start game and (game after each step, terminated) of our env (vmapped)."""
+    def one(seed, acts):
+        s0 = env.reset(glyphjax.reset_key(seed), params)
+
+        def turn(s, t):
+            s2, tr = env.step(glyphjax.step_key(seed, t), s, acts[t], params)
+            return s2, (s2.game, tr.terminated)
+        return s0.game, jax.lax.scan(turn, s0, jnp.arange(T_PARITY))[1]
+    return jax.vmap(one)(seeds, actions)
+
+
+def _package(pkg, game0, seeds, actions, cparams):
+    """Per seed: (game after each step, done) of the package's `step_env` from `game0` (vmapped)."""
+    def one(g0, seed, acts):
+        def turn(g, t):
+            _, g2, _, done, _ = pkg.step_env(glyphjax.step_key(seed, t), g, acts[t], cparams)
+            return g2, (g2, done)
+        return jax.lax.scan(turn, g0, jnp.arange(T_PARITY))[1]
+    return jax.vmap(one)(game0, seeds, actions)
+
+
 @pytest.fixture(scope="module")
 def parity_runs():
     """(ours, package) game trajectories from the same start states and keys: Craftax-Classic
@@ -38,31 +60,13 @@ def parity_runs():
     pkg = CraftaxClassicSymbolicEnvNoAutoReset()
     classic, arena = glyphjax.make("craftax/classic"), glyphjax.make("craftax/fight-zombies")
 
-    def ours(env, seeds, actions, params):
-        def one(seed, acts):
-            s0 = env.reset(glyphjax.reset_key(seed), params)
-
-            def turn(s, t):
-                s2, tr = env.step(glyphjax.step_key(seed, t), s, acts[t], params)
-                return s2, (s2.game, tr.terminated)
-            return s0.game, jax.lax.scan(turn, s0, jnp.arange(T_PARITY))[1]
-        return jax.vmap(one)(seeds, actions)
-
-    @jax.jit
-    def package(game0, seeds, actions, cparams):
-        def one(g0, seed, acts):
-            def turn(g, t):
-                _, g2, _, done, _ = pkg.step_env(glyphjax.step_key(seed, t), g, acts[t], cparams)
-                return g2, (g2, done)
-            return jax.lax.scan(turn, g0, jnp.arange(T_PARITY))[1]
-        return jax.vmap(one)(game0, seeds, actions)
-
+    package = jax.jit(lambda g, s, a, p: _package(pkg, g, s, a, p))
     seeds = jnp.arange(B_PARITY, dtype=jnp.uint32)
     actions = jax.random.randint(jax.random.PRNGKey(5), (B_PARITY, T_PARITY), 0, len(engine.CLASSIC_ACTIONS))
     out = {}
     for name, env in (("classic", classic), ("arena", arena)):
         params = env.default_params()
-        start, (games, term) = jax.jit(lambda s, a, p, env=env: ours(env, s, a, p))(seeds, actions, params)
+        start, (games, term) = jax.jit(lambda s, a, p, env=env: _ours(env, s, a, p))(seeds, actions, params)
         cparams = params if name == "classic" else params.cparams
         pkg_games, pkg_done = package(start, seeds, actions, cparams)
         out[name] = (start, games, term, pkg_games, pkg_done)
@@ -128,28 +132,9 @@ def full_runs():
     seeds = jnp.arange(2, dtype=jnp.uint32)
     actions = jax.random.randint(jax.random.PRNGKey(6), (2, T_PARITY), 0, len(engine.FULL_ACTIONS))
 
-    @jax.jit
-    def ours(seeds, actions, params):
-        def one(seed, acts):
-            s0 = env.reset(glyphjax.reset_key(seed), params)
-
-            def turn(s, t):
-                s2, tr = env.step(glyphjax.step_key(seed, t), s, acts[t], params)
-                return s2, (s2.game, tr.terminated)
-            return s0.game, jax.lax.scan(turn, s0, jnp.arange(T_PARITY))[1]
-        return jax.vmap(one)(seeds, actions)
-
-    @jax.jit
-    def package(seeds, actions, params, game0):
-        def one(seed, acts, g0):
-            def turn(g, t):
-                _, g2, _, done, _ = pkg.step_env(glyphjax.step_key(seed, t), g, acts[t], params)
-                return g2, (g2, done)
-            return pkg.reset_env(glyphjax.reset_key(seed), params)[1], jax.lax.scan(turn, g0, jnp.arange(T_PARITY))[1]
-        return jax.vmap(one)(seeds, actions, game0)
-
-    start, (games, term) = ours(seeds, actions, params)
-    pkg_start, (pkg_games, pkg_done) = package(seeds, actions, params, start)
+    start, (games, term) = jax.jit(lambda s, a, p: _ours(env, s, a, p))(seeds, actions, params)
+    pkg_games, pkg_done = jax.jit(lambda g, s, a, p: _package(pkg, g, s, a, p))(start, seeds, actions, params)
+    pkg_start = jax.jit(jax.vmap(lambda s: pkg.reset_env(glyphjax.reset_key(s), params)[1]))(seeds)
     return start, games, term, pkg_start, pkg_games, pkg_done
 
 
