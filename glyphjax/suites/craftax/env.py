@@ -21,7 +21,8 @@ from glyphjax.suites.craftax.planner import classic_planner
 FOCUSED_MAX_STEPS = 300
 EVENTS = ("", "Task complete!", "You died.")
 GOAL_EVENT, DEATH_EVENT = 1, 2
-CONFORMANCE_EPISODES = 64  # random episodes per Craftax id in tests/test_conformance.py
+CONFORMANCE_EPISODES = 16  # random episodes per Craftax id in tests/test_conformance.py
+CONFORMANCE_BATCH = 16  # batch of its batched checks (a Craftax step costs ~0.2-0.5 CPU-ms)
 
 CLASSIC_ACTION_TEXT = {
     "NOOP": "do nothing", "LEFT": "move (or turn) left", "RIGHT": "move (or turn) right",
@@ -65,6 +66,7 @@ class _ClassicEnv(Env):
     The package's own time limit is set out of reach (params), so its game over means death."""
 
     conformance_episodes = CONFORMANCE_EPISODES
+    conformance_batch = CONFORMANCE_BATCH
 
     def _advance(self, key, state, action, cparams):
         game, _, over = engine.classic_step(key, state.game, action, cparams)
@@ -140,6 +142,7 @@ class FullGameEnv(Env):
     weight (1, 3, 5 or 8) / 226, so the return x 100 is the paper's score; -1 on death."""
 
     conformance_episodes = CONFORMANCE_EPISODES
+    conformance_batch = CONFORMANCE_BATCH
 
     def __init__(self):
         names = engine.FULL_ACTIONS

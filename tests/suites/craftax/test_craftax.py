@@ -70,7 +70,10 @@ def parity_runs():
         cparams = params if name == "classic" else params.cparams
         pkg_games, pkg_done = package(start, seeds, actions, cparams)
         out[name] = (start, games, term, pkg_games, pkg_done)
-    pkg_start = jax.vmap(lambda s: pkg.reset_env(glyphjax.reset_key(s), pkg.default_params)[1])(seeds)
+    # the package's reset with our params (its default values, as arrays: with Python scalars XLA
+    # folds the start light level differently, 1 ulp)
+    cparams = classic.default_params()
+    pkg_start = jax.jit(jax.vmap(lambda s: pkg.reset_env(glyphjax.reset_key(s), cparams)[1]))(seeds)
     return out, pkg_start
 
 
@@ -89,6 +92,16 @@ def test_wrapped_step__equals_package_step_bit_for_bit(parity_runs, start):
     assert live.sum() > B_PARITY * T_PARITY // 2, "most steps should be compared"
     moved = np.asarray(games.player_position[:, -1] != games.player_position[:, 0]).any()
     assert moved, "random play never moved the player: the comparison saw no dynamics"
+
+
+def test_classic_params__hold_the_package_defaults():
+    """Our Classic params are the package's defaults (as arrays) except its time limit, which
+    is set out of reach because our shell truncates."""
+    ours, theirs = glyphjax.make("craftax/classic").default_params(), CraftaxClassicSymbolicEnvNoAutoReset().default_params
+    for name, value in vars(theirs).items():
+        if name not in ("max_timesteps", "fractal_noise_angles"):
+            assert np.asarray(getattr(ours, name)) == np.asarray(value, np.asarray(getattr(ours, name)).dtype), name
+    assert int(ours.max_timesteps) > glyphjax.make("craftax/classic").card.max_steps
 
 
 def test_classic_reset__equals_package_reset(parity_runs):
