@@ -124,10 +124,10 @@ CLASSIC_TASKS: tuple[T, ...] = (
       "pickaxe.", "+1 when you craft a stone pickaxe; the episode ends.", {"got_stone_pickaxe": 1},
       all_at_once=True, fixed=((0, 1, "CRAFTING_TABLE"),), inventory={"wood_pickaxe": 1},
       scatter=(("TREE", 6, 2, 5), ("STONE", 8, 2, 5))),
-    T("craft-ironsword", "You hold 1 wood, 1 stone, 1 coal and 1 iron between a crafting table and a furnace. "
+    T("craft-ironsword", "You hold 2 wood, 2 stone, 1 coal and 1 iron between a crafting table and a furnace. "
       "Craft an iron sword.", "+1 when you craft an iron sword; the episode ends.", {"got_iron_sword": 1},
       all_at_once=True, fixed=((0, 1, "CRAFTING_TABLE"), (0, -1, "FURNACE")),
-      inventory={"wood": 1, "stone": 1, "coal": 1, "iron": 1}),
+      inventory={"wood": 2, "stone": 2, "coal": 1, "iron": 1}),
     T("mine-coal", "You hold a wood pickaxe; coal ore lies among stone nearby. Mine 3 coal.",
       "+1/3 per coal mined, up to 3 (sums to +1).", {"got_coal": 3}, inventory={"wood_pickaxe": 1},
       scatter=(("COAL", 5, 2, 7), ("STONE", 10, 2, 7))),
@@ -141,8 +141,8 @@ CLASSIC_TASKS: tuple[T, ...] = (
       "without stepping into lava.", "+1 when you mine the diamond; -1 if you die (lava kills at once); "
       "either ends the episode.", {"got_diamond": 1}, all_at_once=True, death_penalty=1.0,
       inventory={"iron_pickaxe": 1}, scatter=(("DIAMOND", 1, 5, 9), ("LAVA", 24, 2, 9))),
-    T("cow-hunt", "You hold a wood sword; 3 cows graze 2-8 cells away. Kill all three.",
-      "+1/3 per cow killed (sums to +1 when all are dead).", {"killed_cow": 3}, mobs={"cow": (3, 2, 8)},
+    T("cow-hunt", "You hold a wood sword; 2 cows graze 2-6 cells away. Kill both.",
+      "+1/2 per cow killed (sums to +1 when both are dead).", {"killed_cow": 2}, mobs={"cow": (2, 2, 6)},
       inventory={"wood_sword": 1}),
     T("drink-fill", "Thirsty (drink 4/9) beside a pond. Drink until your water is full.",
       "+1/5 per point of drink gained, up to 5 (sums to +1 at full water).", {"drink_gained": 5},
