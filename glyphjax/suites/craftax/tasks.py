@@ -124,10 +124,10 @@ CLASSIC_TASKS: tuple[T, ...] = (
       "pickaxe.", "+1 when you craft a stone pickaxe; the episode ends.", {"got_stone_pickaxe": 1},
       all_at_once=True, fixed=((0, 1, "CRAFTING_TABLE"),), inventory={"wood_pickaxe": 1},
       scatter=(("TREE", 6, 2, 5), ("STONE", 8, 2, 5))),
-    T("craft-ironsword", "You hold 2 wood, 2 stone, 1 coal and 1 iron between a crafting table and a furnace. "
+    T("craft-ironsword", "You hold 3 wood, 2 stone, 1 coal and 1 iron between a crafting table and a furnace. "
       "Craft an iron sword.", "+1 when you craft an iron sword; the episode ends.", {"got_iron_sword": 1},
       all_at_once=True, fixed=((0, 1, "CRAFTING_TABLE"), (0, -1, "FURNACE")),
-      inventory={"wood": 2, "stone": 2, "coal": 1, "iron": 1}),
+      inventory={"wood": 3, "stone": 2, "coal": 1, "iron": 1}),
     T("mine-coal", "You hold a wood pickaxe; coal ore lies among stone nearby. Mine 3 coal.",
       "+1/3 per coal mined, up to 3 (sums to +1).", {"got_coal": 3}, inventory={"wood_pickaxe": 1},
       scatter=(("COAL", 5, 2, 7), ("STONE", 10, 2, 7))),
