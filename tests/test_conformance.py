@@ -16,7 +16,10 @@ other seat's whole text byte-identical.
 GLYPHJAX_PROPERTY_EPISODES sets the number of random episodes per task (default 10,000); tasks
 whose episodes may run past 512 turns (extended track, e.g. a WITNESS game of up to 20 levels of
 300 actions) play 1/40 of that, at least 256, so their random runs cost about what a standard
-task's do.
+task's do. An env whose steps are expensive (a large engine such as Craftax, a few thousand steps
+per CPU-second) may cap its count with an integer attribute `conformance_episodes`, and the batch
+of the batched checks with `conformance_batch` (>= 8); its full range check then lives in the
+suite's own certify command.
 """
 
 from __future__ import annotations
@@ -44,8 +47,15 @@ MULTI_SEAT = multi_seat_ids()
 STATE_DTYPES = {np.dtype(d) for d in ("bool", "int8", "int16", "uint8", "uint16", "int32", "uint32", "float32")}
 
 
+def batch_for(env) -> int:
+    """Batch of the batched checks: BATCH, or less for an env with an expensive step."""
+    return max(8, min(BATCH, getattr(env, "conformance_batch", BATCH)))
+
+
 def episodes_for(env) -> int:
-    return EPISODES if env.card.max_steps <= 512 else max(256, EPISODES // 40)
+    n = EPISODES if env.card.max_steps <= 512 else max(256, EPISODES // 40)
+    cap = getattr(env, "conformance_episodes", None)
+    return n if cap is None else min(n, cap)
 
 
 def _random_results(env):
@@ -162,7 +172,7 @@ def test_task__replay_matches_vmapped_run_bit_for_bit(task_id, results):
 
 def test_task__finished_episode_is_frozen(task_id, batched):
     env = glyphjax.make(task_id)
-    n = BATCH
+    n = batch_for(env)
     seeds = jnp.arange(n, dtype=jnp.uint32)
     state = batched.reset(seeds)
     random_actions = jnp.full((n,), -2, jnp.int32)
@@ -181,7 +191,7 @@ def test_task__finished_episode_is_frozen(task_id, batched):
 def test_task__every_glyph_on_screen_is_in_the_legend(task_id, batched):
     env = glyphjax.make(task_id)
     card = env.card
-    n, turns = BATCH, min(card.max_steps, 128)
+    n, turns = batch_for(env), min(card.max_steps, 128)
     seeds = jnp.arange(n, dtype=jnp.uint32)
     state = batched.reset(seeds)
     first = jax.device_get(batched.render(state))
@@ -213,13 +223,14 @@ def test_task__single_frame_text_and_packed_frames_equal_the_batched_text(task_i
     `unpack_frames` (one device copy) give byte for byte the text `render_batch` gives."""
     env = glyphjax.make(task_id)
     card = env.card
-    seeds = jnp.arange(BATCH, dtype=jnp.uint32)
+    n = batch_for(env)
+    seeds = jnp.arange(n, dtype=jnp.uint32)
     state = batched.reset(seeds)
     frames = [jax.device_get(batched.render(state))]
     for t in range(3):
-        state, _, stepped = batched.step(seeds, t, state, jnp.full((BATCH,), -2, jnp.int32))
+        state, _, stepped = batched.step(seeds, t, state, jnp.full((n,), -2, jnp.int32))
         frames.append(jax.device_get(stepped))
-    rows = np.arange(0, BATCH, BATCH // 8)  # 8 episodes, each at a different turn
+    rows = np.arange(0, n, n // 8)  # 8 episodes, each at a different turn
     picked = jax.tree.map(lambda *xs: np.stack([xs[i % 4][r] for i, r in enumerate(rows)]), *frames)
     batch_text = [o.render() for o in render_batch(card, picked)]
     layout = FrameLayout(*picked.grid.shape[1:], picked.hud.shape[1])
@@ -246,9 +257,10 @@ def test_suite__no_glyph_has_two_meanings(suite):
 
 def test_task__no_action_and_bad_indices(task_id, batched):
     env = glyphjax.make(task_id)
-    seeds = jnp.arange(3, 3 + BATCH, dtype=jnp.uint32)
+    n = batch_for(env)
+    seeds = jnp.arange(3, 3 + n, dtype=jnp.uint32)
     states = batched.reset(seeds)
-    states2, tr, _ = batched.step(seeds, 0, states, jnp.full((BATCH,), glyphjax.NO_ACTION, jnp.int32))
+    states2, tr, _ = batched.step(seeds, 0, states, jnp.full((n,), glyphjax.NO_ACTION, jnp.int32))
     assert (np.asarray(states2.t) == 1).all() and np.isfinite(np.asarray(tr.reward)).all()
     state = jax.tree.map(lambda x: x[0], states)
     with pytest.raises(ValueError, match="out of range"):
@@ -268,20 +280,21 @@ def test_task__one_trace_per_program_and_documented_dtypes(task_id, batched):
     env = glyphjax.make(task_id)
     card = env.card
     seats = range(card.num_players) if card.num_players > 1 else ()
-    seeds_a = jnp.arange(BATCH, dtype=jnp.uint32)
+    n = batch_for(env)
+    seeds_a = jnp.arange(n, dtype=jnp.uint32)
     seeds_b = seeds_a + jnp.uint32(5000)
     # Counted from here: the session's map-count guard (tests/conftest.py) may have dropped the
     # compiled programs since this module-scoped fixture first ran, and then one retrace is due.
     before = dict(batched.traces)
     state_a = batched.reset(seeds_a)
-    state1, tr, frame = batched.step(seeds_a, 0, state_a, jnp.full((BATCH,), -2, jnp.int32))
+    state1, tr, frame = batched.step(seeds_a, 0, state_a, jnp.full((n,), -2, jnp.int32))
     batched.render(state1)
     for seat in seats[:1]:
         batched.render_seat(state1, jnp.int32(seat))
     first = dict(batched.traces)
     # other seeds, the step's own output, another turn index and every seat: nothing retraces
     state_b = batched.reset(seeds_b)
-    state2, _, _ = batched.step(seeds_b, 1, state1, jnp.zeros((BATCH,), jnp.int32))
+    state2, _, _ = batched.step(seeds_b, 1, state1, jnp.zeros((n,), jnp.int32))
     frame_a, _ = batched.render(state_b), batched.render(state2)
     for seat in seats:
         batched.render_seat(state2, jnp.int32(seat))
@@ -292,14 +305,14 @@ def test_task__one_trace_per_program_and_documented_dtypes(task_id, batched):
     assert max(new.values()) <= 1, f"{task_id}: traces {new} in one pass, want at most one per program"
     for what, state in (("reset state", state_a), ("step state", state2)):
         _check_dtypes(task_id, what, state, STATE_DTYPES)
-    reward_shape = (BATCH, card.num_players) if card.num_players > 1 else (BATCH,)
+    reward_shape = (n, card.num_players) if card.num_players > 1 else (n,)
     assert tr.reward.shape == reward_shape, f"{task_id}: reward shape {tr.reward.shape}, want {reward_shape}"
     for name, kind in (("reward", "float32"), ("terminated", "bool"), ("truncated", "bool"), ("event", "int32")):
         _check_dtypes(task_id, f"Transition.{name}", getattr(tr, name), {np.dtype(kind)})
     for f in (frame, frame_a):
         for name, kind in (("grid", "uint32"), ("hud", "int32"), ("event", "int32"), ("seat", "int32")):
             _check_dtypes(task_id, f"Frame.{name}", getattr(f, name), {np.dtype(kind)})
-        assert f.grid.ndim == 3 and f.hud.shape == (BATCH, 1 + len(card.hud_fields)) and f.seat.shape == (BATCH,)
+        assert f.grid.ndim == 3 and f.hud.shape == (n, 1 + len(card.hud_fields)) and f.seat.shape == (n,)
 
 
 @pytest.mark.parametrize("game_id", [pytest.param(t, marks=pytest.mark.xdist_group(t)) for t in MULTI_SEAT])
