@@ -14,9 +14,10 @@ draws only legend glyphs, and perturbing one seat's private state (`perturb_priv
 other seat's whole text byte-identical.
 
 GLYPHJAX_PROPERTY_EPISODES sets the number of random episodes per task (default 10,000); tasks
-whose episodes may run past 512 turns (extended track, e.g. a WITNESS game of up to 20 levels of
-300 actions) play 1/40 of that, at least 256, so their random runs cost about what a standard
-task's do. An env whose steps are expensive (a large engine such as Craftax, a few thousand steps
+whose episodes may run past 512 turns (extended track: a WITNESS game of up to 20 levels of 300
+actions, an Atari game of 10,000 turns) play the count whose random steps match 1/40 of a
+standard task's (EPISODES x 512 / 40 / max_steps), at least 64, so their random runs cost about
+a standard task's while a 10,000-turn horizon does not multiply the cost by 20. An env whose steps are expensive (a large engine such as Craftax, a few thousand steps
 per CPU-second) may cap its count with an integer attribute `conformance_episodes`, and the batch
 of the batched checks with `conformance_batch` (>= 8); its full range check then lives in the
 suite's own certify command.
@@ -40,6 +41,7 @@ from tests.seat_checks import hidden_information_leaks, multi_seat_ids, random_l
 
 EPISODES = int(os.environ.get("GLYPHJAX_PROPERTY_EPISODES", "10000"))
 ALL = glyphjax.all_ids()
+LONG_MIN_EPISODES = 64  # random episodes of a task whose episodes may run past 512 turns, at least
 BATCH = 64  # one batch size for every batched check, so each task compiles its programs once
 MULTI_SEAT = multi_seat_ids()
 # Documented dtypes of state leaves: bool, int32, uint32, float32, and narrow integers for compact
@@ -53,7 +55,8 @@ def batch_for(env) -> int:
 
 
 def episodes_for(env) -> int:
-    n = EPISODES if env.card.max_steps <= 512 else max(256, EPISODES // 40)
+    steps = env.card.max_steps
+    n = EPISODES if steps <= 512 else max(LONG_MIN_EPISODES, EPISODES * 512 // (40 * steps))
     cap = getattr(env, "conformance_episodes", None)
     return n if cap is None else min(n, cap)
 
