@@ -27,6 +27,7 @@ from glyphjax.witness import solver
 from glyphjax.witness.bank import BANK
 from glyphjax.witness.games import GAMES, GameDef, Slot, curriculum
 from glyphjax.witness.layout import COLOURS, PIECES, Level, with_edges_both_ways
+from glyphjax.witness.planted import planted_candidate
 from glyphjax.witness.reference import mirror_rc
 
 MIN_DEPTH = 5
@@ -98,6 +99,17 @@ def candidate(slot: Slot, rng: np.random.Generator) -> Level:
                  edges=edges, axis=axis)
 
 
+PLANTED = ("symmetry", "eliminator")  # slots with these rules are drawn around a planted path
+
+
+def make_candidate(slot: Slot, rng: np.random.Generator) -> Level | None:
+    """The slot's candidate: planted (`planted.planted_candidate`) when the slot has a rule of
+    PLANTED, whose uniform placements almost never pass the filters; else `candidate`."""
+    if any(r in PLANTED for r in slot.rules):
+        return planted_candidate(slot, rng)
+    return candidate(slot, rng)
+
+
 def structure_ok(level: Level) -> bool:
     """Start != exit, some exit reachable ignoring every rule, symbols on free cells, hidden cells
     holding symbols."""
@@ -136,8 +148,9 @@ def first_failed_filter(level: Level, seen: set[str]) -> tuple[str | None, list[
     sol = solver.solve(level)
     if sol is None or len(sol) + 1 < MIN_DEPTH:
         return "depth", None
+    known = solver.cells_of(level, sol)
     for rule in level.rules:
-        if rule in NECESSARY and solver.necessity(level, rule) is None:
+        if rule in NECESSARY and solver.necessity(level, rule, known=known) is None:
             return "necessity", None
     if "hints" in level.rules and not hint_needed(level):
         return "necessity", None
@@ -218,9 +231,9 @@ def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog,
             while tries[k] < max_candidates:
                 rng = np.random.default_rng([gi, k, tries[k]])
                 tries[k] += 1
-                level = candidate(slot, rng)
+                level = make_candidate(slot, rng)
                 log.candidates += 1
-                failed, sol = first_failed_filter(level, seen)
+                failed, sol = ("structure", None) if level is None else first_failed_filter(level, seen)
                 if failed:
                     log.removed[failed] += 1
                     continue
