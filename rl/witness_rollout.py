@@ -4,7 +4,7 @@ The witness harness (glyphjax/witness/harness.py: rule memory, reflections, plan
 actions, notices, the call budget) drives one game per (task, seed); each reflection is one
 `policy.complete` call. The run becomes an `EpisodeRecord` with one turn per env action: the turn
 that starts a plan carries the call (prompt, completion, token ids), the plan's later actions carry
-none (`finish_reason` "plan"). `replay_actions` are the env actions, so `glyphjax.replay`
+none (`finish_reason` "plan"); every turn's `memory` is the rule memory after its call's ops. `replay_actions` are the env actions, so `glyphjax.replay`
 reproduces the run and `eval.witness.run_from_record` its RHAE.
 """
 
@@ -52,7 +52,7 @@ def play_witness(policy: Policy, task: str, seed: int, sampling: SamplingParams,
             finish_reason=c.finish_reason if c else FINISH_PLAN, parse_status=OK, action=s.action,
             action_name=env.card.actions[s.action], reward=s.reward, terminated=s.done,
             truncated=False, prompt_tokens=len(c.prompt_ids) if c else 0,
-            completion_tokens=len(c.completion_ids) if c else 0, memory=None))
+            completion_tokens=len(c.completion_ids) if c else 0, memory=s.memory))
     ended = bool(state.done)
     return EpisodeRecord(
         task=task, seed=int(seed), harness=HARNESS, policy=getattr(policy, "name", type(policy).__name__),

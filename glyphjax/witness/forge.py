@@ -202,6 +202,19 @@ def random_win_counts(levels: list[Level], episodes: int = RANDOM_EPISODES) -> l
     return out
 
 
+PRESCREEN_EPISODES = 250  # seeds 0..249 are a subset of the filter's 0..1999
+
+
+def screened_win_counts(levels: list[Level]) -> list[int]:
+    """Random-play wins per level with the filter's verdict unchanged but cheaper: a level already
+    won more than RANDOM_MAX_WINS times on the first PRESCREEN_EPISODES seeds fails the full run
+    too (those seeds are among its seeds), so only the others play all RANDOM_EPISODES."""
+    first = random_win_counts(levels, PRESCREEN_EPISODES)
+    rest = [lv for lv, w in zip(levels, first) if w <= RANDOM_MAX_WINS]
+    full = iter(random_win_counts(rest) if rest else [])
+    return [w if w > RANDOM_MAX_WINS else next(full) for w in first]
+
+
 @dataclasses.dataclass
 class ForgeLog:
     candidates: int = 0
@@ -217,40 +230,67 @@ class ForgeLog:
         return "\n".join(lines)
 
 
+def _host_passing(gi: int, k: int, slot: Slot, tries: dict, seen: set[str], n: int,
+                  max_candidates: int) -> tuple[list[tuple[int, Level, collections.Counter]], collections.Counter]:
+    """The next (up to n) candidates of slot k passing every filter but random play, each with the
+    removal counts of the failed candidates drawn before it; and the counts of those drawn after."""
+    out, fails = [], collections.Counter()
+    while len(out) < n and tries[k] < max_candidates:
+        j = tries[k]
+        tries[k] += 1
+        level = make_candidate(slot, np.random.default_rng([gi, k, j]))
+        failed, sol = ("structure", None) if level is None else first_failed_filter(level, seen)
+        if failed:
+            fails[failed] += 1
+            continue
+        seen.add(level.canonical_hash())
+        out.append((j, dataclasses.replace(level, solution=tuple(sol)), fails))
+        fails = collections.Counter()
+    return out, fails
+
+
+def _settle(batch, trailing, wins, tries: dict, k: int, seen: set[str], log: ForgeLog) -> Level | None:
+    """The first candidate of a slot's batch that random play does not beat; the log counts the
+    candidates up to it, exactly as if they had been drawn one at a time (later ones are undone)."""
+    for i, ((j, level, fails), w) in enumerate(zip(batch, wins)):
+        log.candidates += sum(fails.values()) + 1
+        log.removed.update(fails)
+        if w <= RANDOM_MAX_WINS:
+            tries[k] = j + 1
+            for _, later, _ in batch[i + 1:]:
+                seen.discard(later.canonical_hash())
+            return level
+        log.removed["random"] += 1
+        seen.discard(level.canonical_hash())
+    log.candidates += sum(trailing.values())
+    log.removed.update(trailing)
+    return None
+
+
 def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog,
                max_candidates: int = MAX_CANDIDATES) -> list[Level]:
-    """The levels of one game, slot by slot (random play checked in batches of pending slots)."""
+    """The levels of one game: each open slot's next candidates passing the host filters, random
+    play checked for PROBE_CHUNK of them per call (spread over the open slots), until every slot
+    is filled or out of candidates."""
     slots = curriculum(game)
     chosen: dict[int, Level] = {}
     tries = {k: 0 for k in range(len(slots))}
-    while len(chosen) + len([k for k in log.unfilled if k[0] == game.name]) < len(slots):
-        pending = {}
-        for k, slot in enumerate(slots):
-            if k in chosen or (game.name, k) in log.unfilled:
-                continue
-            while tries[k] < max_candidates:
-                rng = np.random.default_rng([gi, k, tries[k]])
-                tries[k] += 1
-                level = make_candidate(slot, rng)
-                log.candidates += 1
-                failed, sol = ("structure", None) if level is None else first_failed_filter(level, seen)
-                if failed:
-                    log.removed[failed] += 1
-                    continue
-                pending[k] = dataclasses.replace(level, solution=tuple(sol))
-                seen.add(level.canonical_hash())
-                break
-            else:
-                log.unfilled.append((game.name, k))
-        if not pending:
+    while True:
+        open_slots = [k for k in range(len(slots)) if k not in chosen and tries[k] < max_candidates]
+        if not open_slots:
             break
-        wins = random_win_counts(list(pending.values()))
-        for (k, level), w in zip(pending.items(), wins):
-            if w <= RANDOM_MAX_WINS:
+        per_slot = max(1, PROBE_CHUNK // len(open_slots))
+        batches = {k: _host_passing(gi, k, slots[k], tries, seen, per_slot, max_candidates) for k in open_slots}
+        levels = [lv for k in open_slots for _, lv, _ in batches[k][0]]
+        wins = screened_win_counts(levels) if levels else []
+        at = 0
+        for k in open_slots:
+            batch, trailing = batches[k]
+            level = _settle(batch, trailing, wins[at:at + len(batch)], tries, k, seen, log)
+            at += len(batch)
+            if level is not None:
                 chosen[k] = level
-            else:
-                log.removed["random"] += 1
-                seen.discard(level.canonical_hash())
+    log.unfilled += [(game.name, k) for k in range(len(slots)) if k not in chosen]
     return [chosen[k] for k in sorted(chosen)]
 
 

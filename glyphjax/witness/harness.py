@@ -74,12 +74,13 @@ class RuleMemory:
 
 @dataclasses.dataclass
 class Step:
-    """One env action of a run: the call whose plan it belongs to, the board shown before it, and
-    what the engine answered (event name, reward, whether the run ended)."""
+    """One env action of a run: the call whose plan it belongs to, the board shown before it, the
+    rule memory after that call's ops, and what the engine answered (event, reward, run ended)."""
 
     call: int
     action: int
     observation: str
+    memory: str
     event: str
     reward: float
     done: bool
@@ -156,7 +157,7 @@ def play(env, model: Callable[[str], str], seed: int = 0, call_budget: int = CAL
                 frame(state)
             state, tr = step(state, a)
             log.actions.append(a)
-            log.steps.append(Step(log.calls, a, shown, EVENTS[int(tr.event)], float(tr.reward), bool(state.done)))
+            log.steps.append(Step(log.calls, a, shown, log.memory.text(), EVENTS[int(tr.event)], float(tr.reward), bool(state.done)))
             recent.append(f"({len(recent)}) {env.card.actions[a]}: {EVENTS[int(tr.event)]}")
             unchanged = (int(state.path_len), int(state.level)) == before[1:] and \
                 (np.asarray(state.path) == before[0]).all() and int(tr.event) not in (EV_REJECTED, EV_SOLVED, EV_ALL_SOLVED)
