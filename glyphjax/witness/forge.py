@@ -268,11 +268,11 @@ def _settle(batch, trailing, wins, tries: dict, k: int, seen: set[str], log: For
 
 
 def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog,
-               max_candidates: int = MAX_CANDIDATES) -> list[Level]:
+               max_candidates: int = MAX_CANDIDATES, levels: int | None = None) -> list[Level]:
     """The levels of one game: each open slot's next candidates passing the host filters, random
     play checked for PROBE_CHUNK of them per call (spread over the open slots), until every slot
     is filled or out of candidates."""
-    slots = curriculum(game)
+    slots = curriculum(game, levels)
     chosen: dict[int, Level] = {}
     tries = {k: 0 for k in range(len(slots))}
     while True:
@@ -294,16 +294,18 @@ def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog,
     return [chosen[k] for k in sorted(chosen)]
 
 
-def forge(games=GAMES, out: Path | None = None, max_candidates: int = MAX_CANDIDATES) -> tuple[dict, ForgeLog]:
+def forge(games=GAMES, out: Path | None = None, max_candidates: int = MAX_CANDIDATES,
+          levels: int | None = None) -> tuple[dict, ForgeLog]:
     """Every game's levels (in GAMES order, so seeds do not depend on the selection); with `out`
-    the bank is rewritten after each game, so an interrupted run keeps what it finished."""
+    the bank is rewritten after each game, so an interrupted run keeps what it finished.
+    `levels`: curriculum length per game (default 2n + 1 for n primitives; at most 20)."""
     log, seen, bank = ForgeLog(), set(), {}
     for gi, game in enumerate(GAMES):
         if game not in games:
             continue
         t0 = time.time()
-        bank[game.name] = [lv.to_json() for lv in forge_game(gi, game, seen, log, max_candidates)]
-        print(f"{game.task_id}: {len(bank[game.name])}/{len(curriculum(game))} levels "
+        bank[game.name] = [lv.to_json() for lv in forge_game(gi, game, seen, log, max_candidates, levels)]
+        print(f"{game.task_id}: {len(bank[game.name])}/{len(curriculum(game, levels))} levels "
               f"({time.time() - t0:.0f} s)", flush=True)
         if out is not None:
             write_bank(out, bank, log)
@@ -360,7 +362,35 @@ def verify(path: Path = BANK) -> dict[str, int]:
         elif len(sol) != len(lv.solution):
             failures["optimum"] += 1
     failures["random"] = sum(w > RANDOM_MAX_WINS for w in random_win_counts(levels))
-    return {"levels": len(levels), **{k: failures[k] for k in (*FILTERS, "optimum")}}
+    failures["replay"] = replay_failures(load_bank(path))
+    return {"levels": len(levels), **{k: failures[k] for k in (*FILTERS, "optimum", "replay")}}
+
+
+def replay_failures(bank: dict[str, tuple[Level, ...]]) -> int:
+    """Levels whose stored solution, played by the JAX engine's scripted policy (every game in one
+    vmapped rollout, with its real action mapping), is not an accepted CONFIRM in exactly
+    len(solution) + 1 actions."""
+    import jax
+    import jax.numpy as jnp
+
+    from glyphjax.core.rollout import rollout
+    from glyphjax.witness.engine import Witness
+    from glyphjax.witness.games import GAMES as ALL_GAMES
+    from glyphjax.witness.layout import game_params
+
+    games = [g for g in ALL_GAMES if bank.get(g.name)]
+    params = [game_params(list(bank[g.name]), g.sigma) for g in games]
+    stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *params)
+    env = Witness("witness/verify", params[0], "bank replay")
+    res = rollout(env, env.scripted_policy, jnp.zeros(len(games), jnp.uint32), stacked,
+                  batched_params=True, keep_state=True)
+    state = jax.device_get(res.final_state)
+    bad = 0
+    for i, g in enumerate(games):
+        want = np.array([len(lv.solution) + 1 for lv in bank[g.name]])
+        n = len(want)
+        bad += int(np.sum(~state.solved[i, :n] | (state.actions_at_solve[i, :n] != want)))
+    return bad
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -371,6 +401,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--max-candidates", type=int, default=MAX_CANDIDATES, help="candidates per slot before it is left empty")
     ap.add_argument("--search-limit", type=int, default=solver.SEARCH_LIMIT, help="path prefixes per exact search")
     ap.add_argument("--index", default=None, help="a:b: only the games GAMES[a:b] (parallel builds)")
+    ap.add_argument("--levels", type=int, default=None,
+                    help="levels per game, up to 20 (default: 2n + 1 for a game of n primitives)")
     ap.add_argument("--merge", type=Path, nargs="*", help="merge these part banks into --out and exit")
     ap.add_argument("--verify", action="store_true", help="re-check every level of --out from scratch and exit")
     args = ap.parse_args(argv)
@@ -388,7 +420,7 @@ def main(argv: list[str] | None = None) -> None:
     games = [g for k, g in enumerate(GAMES) if fnmatch.fnmatch(g.name, args.games) and k % n == i and lo <= k < hi]
     solver.SEARCH_LIMIT = args.search_limit
     t0 = time.time()
-    bank, log = forge(games, args.out, args.max_candidates)
+    bank, log = forge(games, args.out, args.max_candidates, args.levels)
     write_bank(args.out, bank, log)
     print(log.report())
     print(f"{sum(len(v) for v in bank.values())} levels in {len(bank)} games -> {args.out} "
