@@ -163,6 +163,9 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
         from eval.witness import play_runs, report
         for name in runs:
             print(f"\nWITNESS RHAE, policy {name}:\n" + report(play_runs(witness, name, list(seeds))))
+    elif witness and getattr(evaluate, "witness_runs", None):  # text policy: runs replayed from its actions
+        from eval.witness import report
+        print(f"\nWITNESS RHAE, policy {label}:\n" + report(evaluate.witness_runs))
     if out:
         write_json(out, doc)
     if trajectories and cfg.replay and Path(trajectories).is_file():

@@ -78,6 +78,10 @@ def llm_evaluator(cfg, trajectories: str | None = None):
                 if k in ("temperature", "top_p", "top_k", "max_new_tokens", "seed")}
     policy_kwargs = {"action_tokens": True} if pol.get("action_tokens") else None
     harness = OmegaConf.to_container(cfg.harness, resolve=True)
+    tasks = [str(t) for t in cfg.tasks.ids]
+    if harness.get("name") == "basic" and tasks and all(t.startswith("witness/") for t in tasks):
+        harness = {"name": "witness"}  # the default harness on WITNESS games is the paper's (rule memory, plans)
+        print("WITNESS games: harness=witness (harness=compact or harness=memory plays them one action per turn)")
 
     def evaluate(task: str, seeds: np.ndarray) -> TaskResult:
         from eval.progress import LLMTaskMeter
@@ -86,5 +90,15 @@ def llm_evaluator(cfg, trajectories: str | None = None):
                            model=model, server_url=cfg.server.url, harness=harness, sampling=sampling,
                            out_path=trajectories, policy_kwargs=policy_kwargs,
                            on_call=meter.call, on_episode=meter.episode)
-        return from_episodes(task, _episodes(out))
+        episodes = _episodes(out)
+        if task.startswith("witness/"):  # RHAE needs each run's solved levels: replay its actions
+            from eval.witness import run_from_actions
+            evaluate.witness_runs += [run_from_actions(task, e["seed"], _actions(e)) for e in episodes]
+        return from_episodes(task, episodes)
+    evaluate.witness_runs = []  # eval.witness.Run of every WITNESS run this evaluator played
     return evaluate
+
+
+def _actions(episode: dict) -> list[int]:
+    """The env actions of a recorded episode (its turns' actions, no-ops left out)."""
+    return [t["action"] for t in episode["turns"] if t["action"] >= 0]

@@ -256,9 +256,19 @@ def glyph_colour(meaning: str) -> str:
     return "#" + "".join(f"{round(255 * v):02x}" for v in colorsys.hls_to_rgb(hue, light, sat))
 
 
+def glyph_mark(meaning: str) -> str:
+    """How the page marks a glyph's cell beyond its colour: `violation` (a rule-violation
+    highlight, e.g. WITNESS's `!`), `path` (a drawn path, its head or its mirror shadow), else ''."""
+    words = [w.strip(",.;:()") for w in meaning.lower().split()]
+    if "violation" in words:
+        return "violation"
+    return "path" if "path" in words else ""
+
+
 def glyph_styles(glyphs: dict[str, str]) -> dict[str, dict[str, str]]:
-    """glyph -> {meaning, colour} for a card's glyph table (the page colours cells and legend)."""
-    return {g: {"meaning": m, "color": glyph_colour(m)} for g, m in glyphs.items()}
+    """glyph -> {meaning, colour, mark} for a card's glyph table (the page colours cells and
+    legend, and shades path and violation cells)."""
+    return {g: {"meaning": m, "color": glyph_colour(m), "mark": glyph_mark(m)} for g, m in glyphs.items()}
 
 
 # --- HTML -----------------------------------------------------------------------------------------

@@ -78,6 +78,20 @@ def play_runs(task_ids: Iterable[str], policy: str, seeds: Sequence[int]) -> lis
     return runs
 
 
+def run_from_actions(task_id: str, seed: int, actions: Sequence[int]) -> Run:
+    """The Run a recorded action sequence yields (replayed through the engine: text-policy runs
+    record actions, not states)."""
+    from glyphjax.witness.harness import compiled
+    env = glyphjax.make(task_id)
+    key, params = jax.random.PRNGKey(seed), env.default_params()
+    step = compiled(env)[0]
+    state = env.reset(key, params)
+    for a in actions:
+        state, _ = step(key, state, jnp.int32(a), params)
+    return Run(task_id, int(seed), np.asarray(state.solved), np.asarray(state.actions_at_solve),
+               np.asarray(params.levels.ref), int(params.n_levels))
+
+
 def report(runs: Sequence[Run], p: float = DEFAULT_POWER) -> str:
     """Per-game table and the dataset line, as text."""
     games = list(dict.fromkeys(r.game for r in runs))

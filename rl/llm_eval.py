@@ -196,6 +196,12 @@ def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[
     seeds = [int(s) for s in seeds]
     if not task_ids or not seeds:
         raise ValueError("evaluate_llm needs at least one task id and one seed")
-    records = run_rollouts(policy, episodes_for(list(task_ids), seeds), _harness(harness), _sampling(sampling),
+    harness = _harness(harness)
+    if harness.name == "witness":  # the WITNESS harness: rule memory, reflections, plans (rl/witness_rollout.py)
+        from rl.witness_rollout import run_witness_rollouts
+        records = run_witness_rollouts(policy, episodes_for(list(task_ids), seeds), _sampling(sampling),
+                                       out_path, on_episode=on_episode)
+        return LLMEvalResult(summarize(records), records)
+    records = run_rollouts(policy, episodes_for(list(task_ids), seeds), harness, _sampling(sampling),
                            out_path, max_turns=max_turns, opponents=opponents, on_episode=on_episode, envs=envs)
     return LLMEvalResult(summarize(records), records)

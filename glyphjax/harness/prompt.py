@@ -37,7 +37,8 @@ class HarnessConfig:
     """Named, configurable harness. `basic`: instructions + conversation history; `memory`: a
     persistent scratchpad block refreshed by separate model calls; `compact`: a short system
     prompt (rules, action names, one-line response format; no per-action descriptions, reward or
-    observation conventions) for tiny models and CPU toy runs, where prompt length dominates cost."""
+    observation conventions) for tiny models and CPU toy runs, where prompt length dominates cost;
+    `witness`: the WITNESS harness (rule memory, reflections, plans; glyphjax/witness/harness.py)."""
 
     name: str = "basic"
     history: int = 0  # how many previous (observation, action) pairs to show in the turn message
@@ -51,7 +52,7 @@ class HarnessConfig:
             raise ValueError("harness.history must be >= 0")
 
 
-HARNESSES = {"basic", "memory", "compact"}
+HARNESSES = {"basic", "memory", "compact", "witness"}  # witness: WITNESS games only (rl/witness_rollout.py)
 
 COMPACT_RESPONSE_FORMAT = "Reply <action>ACTION_NAME</action>."
 

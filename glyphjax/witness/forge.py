@@ -27,6 +27,7 @@ from glyphjax.witness import solver
 from glyphjax.witness.bank import BANK
 from glyphjax.witness.games import GAMES, GameDef, Slot, curriculum
 from glyphjax.witness.layout import COLOURS, PIECES, Level, with_edges_both_ways
+from glyphjax.witness.planted import planted_candidate
 from glyphjax.witness.reference import mirror_rc
 
 MIN_DEPTH = 5
@@ -98,6 +99,17 @@ def candidate(slot: Slot, rng: np.random.Generator) -> Level:
                  edges=edges, axis=axis)
 
 
+PLANTED = ("symmetry", "eliminator")  # slots with these rules are drawn around a planted path
+
+
+def make_candidate(slot: Slot, rng: np.random.Generator) -> Level | None:
+    """The slot's candidate: planted (`planted.planted_candidate`) when the slot has a rule of
+    PLANTED, whose uniform placements almost never pass the filters; else `candidate`."""
+    if any(r in PLANTED for r in slot.rules):
+        return planted_candidate(slot, rng)
+    return candidate(slot, rng)
+
+
 def structure_ok(level: Level) -> bool:
     """Start != exit, some exit reachable ignoring every rule, symbols on free cells, hidden cells
     holding symbols."""
@@ -136,8 +148,9 @@ def first_failed_filter(level: Level, seen: set[str]) -> tuple[str | None, list[
     sol = solver.solve(level)
     if sol is None or len(sol) + 1 < MIN_DEPTH:
         return "depth", None
+    known = solver.cells_of(level, sol)
     for rule in level.rules:
-        if rule in NECESSARY and solver.necessity(level, rule) is None:
+        if rule in NECESSARY and solver.necessity(level, rule, known=known) is None:
             return "necessity", None
     if "hints" in level.rules and not hint_needed(level):
         return "necessity", None
@@ -189,6 +202,19 @@ def random_win_counts(levels: list[Level], episodes: int = RANDOM_EPISODES) -> l
     return out
 
 
+PRESCREEN_EPISODES = 250  # seeds 0..249 are a subset of the filter's 0..1999
+
+
+def screened_win_counts(levels: list[Level]) -> list[int]:
+    """Random-play wins per level with the filter's verdict unchanged but cheaper: a level already
+    won more than RANDOM_MAX_WINS times on the first PRESCREEN_EPISODES seeds fails the full run
+    too (those seeds are among its seeds), so only the others play all RANDOM_EPISODES."""
+    first = random_win_counts(levels, PRESCREEN_EPISODES)
+    rest = [lv for lv, w in zip(levels, first) if w <= RANDOM_MAX_WINS]
+    full = iter(random_win_counts(rest) if rest else [])
+    return [w if w > RANDOM_MAX_WINS else next(full) for w in first]
+
+
 @dataclasses.dataclass
 class ForgeLog:
     candidates: int = 0
@@ -204,53 +230,82 @@ class ForgeLog:
         return "\n".join(lines)
 
 
+def _host_passing(gi: int, k: int, slot: Slot, tries: dict, seen: set[str], n: int,
+                  max_candidates: int) -> tuple[list[tuple[int, Level, collections.Counter]], collections.Counter]:
+    """The next (up to n) candidates of slot k passing every filter but random play, each with the
+    removal counts of the failed candidates drawn before it; and the counts of those drawn after."""
+    out, fails = [], collections.Counter()
+    while len(out) < n and tries[k] < max_candidates:
+        j = tries[k]
+        tries[k] += 1
+        level = make_candidate(slot, np.random.default_rng([gi, k, j]))
+        failed, sol = ("structure", None) if level is None else first_failed_filter(level, seen)
+        if failed:
+            fails[failed] += 1
+            continue
+        seen.add(level.canonical_hash())
+        out.append((j, dataclasses.replace(level, solution=tuple(sol)), fails))
+        fails = collections.Counter()
+    return out, fails
+
+
+def _settle(batch, trailing, wins, tries: dict, k: int, seen: set[str], log: ForgeLog) -> Level | None:
+    """The first candidate of a slot's batch that random play does not beat; the log counts the
+    candidates up to it, exactly as if they had been drawn one at a time (later ones are undone)."""
+    for i, ((j, level, fails), w) in enumerate(zip(batch, wins)):
+        log.candidates += sum(fails.values()) + 1
+        log.removed.update(fails)
+        if w <= RANDOM_MAX_WINS:
+            tries[k] = j + 1
+            for _, later, _ in batch[i + 1:]:
+                seen.discard(later.canonical_hash())
+            return level
+        log.removed["random"] += 1
+        seen.discard(level.canonical_hash())
+    log.candidates += sum(trailing.values())
+    log.removed.update(trailing)
+    return None
+
+
 def forge_game(gi: int, game: GameDef, seen: set[str], log: ForgeLog,
-               max_candidates: int = MAX_CANDIDATES) -> list[Level]:
-    """The levels of one game, slot by slot (random play checked in batches of pending slots)."""
-    slots = curriculum(game)
+               max_candidates: int = MAX_CANDIDATES, levels: int | None = None) -> list[Level]:
+    """The levels of one game: each open slot's next candidates passing the host filters, random
+    play checked for PROBE_CHUNK of them per call (spread over the open slots), until every slot
+    is filled or out of candidates."""
+    slots = curriculum(game, levels)
     chosen: dict[int, Level] = {}
     tries = {k: 0 for k in range(len(slots))}
-    while len(chosen) + len([k for k in log.unfilled if k[0] == game.name]) < len(slots):
-        pending = {}
-        for k, slot in enumerate(slots):
-            if k in chosen or (game.name, k) in log.unfilled:
-                continue
-            while tries[k] < max_candidates:
-                rng = np.random.default_rng([gi, k, tries[k]])
-                tries[k] += 1
-                level = candidate(slot, rng)
-                log.candidates += 1
-                failed, sol = first_failed_filter(level, seen)
-                if failed:
-                    log.removed[failed] += 1
-                    continue
-                pending[k] = dataclasses.replace(level, solution=tuple(sol))
-                seen.add(level.canonical_hash())
-                break
-            else:
-                log.unfilled.append((game.name, k))
-        if not pending:
+    while True:
+        open_slots = [k for k in range(len(slots)) if k not in chosen and tries[k] < max_candidates]
+        if not open_slots:
             break
-        wins = random_win_counts(list(pending.values()))
-        for (k, level), w in zip(pending.items(), wins):
-            if w <= RANDOM_MAX_WINS:
+        per_slot = max(1, PROBE_CHUNK // len(open_slots))
+        batches = {k: _host_passing(gi, k, slots[k], tries, seen, per_slot, max_candidates) for k in open_slots}
+        levels = [lv for k in open_slots for _, lv, _ in batches[k][0]]
+        wins = screened_win_counts(levels) if levels else []
+        at = 0
+        for k in open_slots:
+            batch, trailing = batches[k]
+            level = _settle(batch, trailing, wins[at:at + len(batch)], tries, k, seen, log)
+            at += len(batch)
+            if level is not None:
                 chosen[k] = level
-            else:
-                log.removed["random"] += 1
-                seen.discard(level.canonical_hash())
+    log.unfilled += [(game.name, k) for k in range(len(slots)) if k not in chosen]
     return [chosen[k] for k in sorted(chosen)]
 
 
-def forge(games=GAMES, out: Path | None = None, max_candidates: int = MAX_CANDIDATES) -> tuple[dict, ForgeLog]:
+def forge(games=GAMES, out: Path | None = None, max_candidates: int = MAX_CANDIDATES,
+          levels: int | None = None) -> tuple[dict, ForgeLog]:
     """Every game's levels (in GAMES order, so seeds do not depend on the selection); with `out`
-    the bank is rewritten after each game, so an interrupted run keeps what it finished."""
+    the bank is rewritten after each game, so an interrupted run keeps what it finished.
+    `levels`: curriculum length per game (default 2n + 1 for n primitives; at most 20)."""
     log, seen, bank = ForgeLog(), set(), {}
     for gi, game in enumerate(GAMES):
         if game not in games:
             continue
         t0 = time.time()
-        bank[game.name] = [lv.to_json() for lv in forge_game(gi, game, seen, log, max_candidates)]
-        print(f"{game.task_id}: {len(bank[game.name])}/{len(curriculum(game))} levels "
+        bank[game.name] = [lv.to_json() for lv in forge_game(gi, game, seen, log, max_candidates, levels)]
+        print(f"{game.task_id}: {len(bank[game.name])}/{len(curriculum(game, levels))} levels "
               f"({time.time() - t0:.0f} s)", flush=True)
         if out is not None:
             write_bank(out, bank, log)
@@ -307,7 +362,35 @@ def verify(path: Path = BANK) -> dict[str, int]:
         elif len(sol) != len(lv.solution):
             failures["optimum"] += 1
     failures["random"] = sum(w > RANDOM_MAX_WINS for w in random_win_counts(levels))
-    return {"levels": len(levels), **{k: failures[k] for k in (*FILTERS, "optimum")}}
+    failures["replay"] = replay_failures(load_bank(path))
+    return {"levels": len(levels), **{k: failures[k] for k in (*FILTERS, "optimum", "replay")}}
+
+
+def replay_failures(bank: dict[str, tuple[Level, ...]]) -> int:
+    """Levels whose stored solution, played by the JAX engine's scripted policy (every game in one
+    vmapped rollout, with its real action mapping), is not an accepted CONFIRM in exactly
+    len(solution) + 1 actions."""
+    import jax
+    import jax.numpy as jnp
+
+    from glyphjax.core.rollout import rollout
+    from glyphjax.witness.engine import Witness
+    from glyphjax.witness.games import GAMES as ALL_GAMES
+    from glyphjax.witness.layout import game_params
+
+    games = [g for g in ALL_GAMES if bank.get(g.name)]
+    params = [game_params(list(bank[g.name]), g.sigma) for g in games]
+    stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *params)
+    env = Witness("witness/verify", params[0], "bank replay")
+    res = rollout(env, env.scripted_policy, jnp.zeros(len(games), jnp.uint32), stacked,
+                  batched_params=True, keep_state=True)
+    state = jax.device_get(res.final_state)
+    bad = 0
+    for i, g in enumerate(games):
+        want = np.array([len(lv.solution) + 1 for lv in bank[g.name]])
+        n = len(want)
+        bad += int(np.sum(~state.solved[i, :n] | (state.actions_at_solve[i, :n] != want)))
+    return bad
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -318,6 +401,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--max-candidates", type=int, default=MAX_CANDIDATES, help="candidates per slot before it is left empty")
     ap.add_argument("--search-limit", type=int, default=solver.SEARCH_LIMIT, help="path prefixes per exact search")
     ap.add_argument("--index", default=None, help="a:b: only the games GAMES[a:b] (parallel builds)")
+    ap.add_argument("--levels", type=int, default=None,
+                    help="levels per game, up to 20 (default: 2n + 1 for a game of n primitives)")
     ap.add_argument("--merge", type=Path, nargs="*", help="merge these part banks into --out and exit")
     ap.add_argument("--verify", action="store_true", help="re-check every level of --out from scratch and exit")
     args = ap.parse_args(argv)
@@ -335,7 +420,7 @@ def main(argv: list[str] | None = None) -> None:
     games = [g for k, g in enumerate(GAMES) if fnmatch.fnmatch(g.name, args.games) and k % n == i and lo <= k < hi]
     solver.SEARCH_LIMIT = args.search_limit
     t0 = time.time()
-    bank, log = forge(games, args.out, args.max_candidates)
+    bank, log = forge(games, args.out, args.max_candidates, args.levels)
     write_bank(args.out, bank, log)
     print(log.report())
     print(f"{sum(len(v) for v in bank.values())} levels in {len(bank)} games -> {args.out} "

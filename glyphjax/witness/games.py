@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Iterable
 
+from glyphjax.witness.layout import MAX_LEVELS
 from glyphjax.witness.primitives.mapping import PERMUTATIONS
 
 TRAIN, VAL, TEST = "train", "val", "test"
@@ -86,16 +87,28 @@ class Slot:
     size: tuple[int, int]
 
 
-def curriculum(game: GameDef) -> tuple[Slot, ...]:
+def curriculum(game: GameDef, levels: int | None = None) -> tuple[Slot, ...]:
     """Introduce -> Accumulate -> Reinforce: primitive i is introduced on a small board (with its
     partner if it needs one), followed by one level of everything so far (reinforce for the first
-    primitive, accumulate after), then one reinforce level of all, on full-size boards."""
-    slots, prims = [], game.primitives
+    primitive, accumulate after), then one reinforce level of all, on full-size boards: 2n + 1
+    slots for n primitives. With `levels` (up to MAX_LEVELS), the phases after each introduction
+    get more levels, spread evenly (the final reinforce phase takes the remainder), so no
+    primitive is introduced sooner than in the short schedule."""
+    prims = game.primitives
+    base = 2 * len(prims) + 1
+    levels = base if levels is None else levels
+    if not base <= levels <= MAX_LEVELS:
+        raise ValueError(f"{game.name}: a curriculum has {base}..{MAX_LEVELS} levels for its "
+                         f"{len(prims)} primitives, got {levels}")
+    blocks = len(prims) + 1  # the phase after each introduction, then the final reinforce
+    extra = [(levels - base) // blocks] * blocks
+    extra[-1] += (levels - base) % blocks
+    slots = []
     for i, p in enumerate(prims):
         intro = (prims[0], p) if p in NEEDS_PARTNER and i > 0 else (p,)
         slots.append(Slot("introduce", intro, (4, 5)))
-        slots.append(Slot("reinforce" if i == 0 else "accumulate", prims[:i + 1], (5, 5)))
-    slots.append(Slot("reinforce", prims, (5, 5)))
+        slots += [Slot("reinforce" if i == 0 else "accumulate", prims[:i + 1], (5, 5))] * (1 + extra[i])
+    slots += [Slot("reinforce", prims, (5, 5))] * (1 + extra[-1])
     return tuple(slots)
 
 

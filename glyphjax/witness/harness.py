@@ -19,6 +19,7 @@ import json
 from typing import Callable
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from glyphjax.render.text import render_text
@@ -72,6 +73,20 @@ class RuleMemory:
 
 
 @dataclasses.dataclass
+class Step:
+    """One env action of a run: the call whose plan it belongs to, the board shown before it, the
+    rule memory after that call's ops, and what the engine answered (event, reward, run ended)."""
+
+    call: int
+    action: int
+    observation: str
+    memory: str
+    event: str
+    reward: float
+    done: bool
+
+
+@dataclasses.dataclass
 class RunLog:
     calls: int = 0
     parse_failures: int = 0
@@ -79,6 +94,7 @@ class RunLog:
     actions: list[int] = dataclasses.field(default_factory=list)
     notices: list[str] = dataclasses.field(default_factory=list)
     memory: RuleMemory = dataclasses.field(default_factory=RuleMemory)
+    steps: list[Step] = dataclasses.field(default_factory=list)
 
 
 def parse_reply(text: str, actions: tuple[str, ...]) -> tuple[list[dict], list[int]] | None:
@@ -100,10 +116,24 @@ def _prompt(env, obs: str, log: RunLog, recent: list[str], notices: list[str]) -
     return "\n\n".join(parts + notices)
 
 
+_COMPILED: dict = {}
+
+
+def compiled(env) -> tuple:
+    """(step(key, state, action, params), render(state, params)) jitted once per engine program
+    (every WITNESS game shares one)."""
+    if env.program not in _COMPILED:
+        _COMPILED[env.program] = (jax.jit(lambda k, s, a, p: env.step(k, s, a, p)),
+                                  jax.jit(lambda s, p: env.render(s, p)))
+    return _COMPILED[env.program]
+
+
 def play(env, model: Callable[[str], str], seed: int = 0, call_budget: int = CALL_BUDGET) -> tuple[object, RunLog]:
     """One run of a game: reflections until the game ends or the call budget is spent."""
-    key = jax.random.PRNGKey(seed)
-    step = jax.jit(lambda s, a: env.step(key, s, a))
+    key, params = jax.random.PRNGKey(seed), env.default_params()
+    step_fn, render_fn = compiled(env)
+    step = lambda s, a: step_fn(key, s, jnp.int32(a), params)  # noqa: E731
+    frame = lambda s: render_text(env.card, jax.device_get(render_fn(s, params))).render()  # noqa: E731
     state, log, recent, no_change = env.reset(key), RunLog(), [], 0
     while not bool(state.done) and log.calls < call_budget:
         notices = []
@@ -112,7 +142,7 @@ def play(env, model: Callable[[str], str], seed: int = 0, call_budget: int = CAL
         if no_change >= NO_CHANGE_SWITCH:
             notices.append(f"Notice: {no_change} actions in a row changed nothing; switch strategy.")
         log.notices += notices
-        obs = render_text(env.card, env.render(state)).render()
+        obs = frame(state)
         log.calls += 1
         parsed = parse_reply(model(_prompt(env, obs, log, recent, notices)), env.card.actions)
         if parsed is None:
@@ -123,8 +153,11 @@ def play(env, model: Callable[[str], str], seed: int = 0, call_budget: int = CAL
         noops = 0
         for a in plan:
             before = np.asarray(state.path).copy(), int(state.path_len), int(state.level)
+            shown = obs if not log.steps or log.steps[-1].call != log.calls else \
+                frame(state)
             state, tr = step(state, a)
             log.actions.append(a)
+            log.steps.append(Step(log.calls, a, shown, log.memory.text(), EVENTS[int(tr.event)], float(tr.reward), bool(state.done)))
             recent.append(f"({len(recent)}) {env.card.actions[a]}: {EVENTS[int(tr.event)]}")
             unchanged = (int(state.path_len), int(state.level)) == before[1:] and \
                 (np.asarray(state.path) == before[0]).all() and int(tr.event) not in (EV_REJECTED, EV_SOLVED, EV_ALL_SOLVED)

@@ -102,10 +102,21 @@ def accepted(level: Level, path: Path) -> bool:
     return _legal(level, path) and not violations(level, path)
 
 
-def necessity(level: Level, rule: str, max_moves: int = 24) -> Path | None:
+def cells_of(level: Level, dirs: list[int]) -> Path:
+    """The cells a sequence of directions visits from the start."""
+    path = [level.start]
+    for d in dirs:
+        path.append((path[-1][0] + DIR_OFFSETS[d][0], path[-1][1] + DIR_OFFSETS[d][1]))
+    return path
+
+
+def necessity(level: Level, rule: str, max_moves: int = 24, known: Path | None = None) -> Path | None:
     """A witness that `rule` matters: a path the level without it judges differently from the
-    full level (accepted by one, rejected or refused by the other); None when none is found."""
+    full level (accepted by one, rejected or refused by the other); None when none is found.
+    A `known` path (e.g. the solution) is tried before the search."""
     reduced = without(level, rule)
+    if known is not None and accepted(reduced, known) != accepted(level, known):
+        return known
     found = first_path(reduced, lambda p: accepted(reduced, p) != accepted(level, p), max_moves)
     return None if found is None else found[0]
 

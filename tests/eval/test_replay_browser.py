@@ -202,3 +202,59 @@ def test_replay_page__turn_shows_prompt_tokens_logprobs_and_return(page, driver)
         body.send_keys(Keys.ARROW_RIGHT)
     assert ret != 0.0, "the 2048 episode should have scored within 6 turns (a stronger return check)"
     assert driver.execute_script("return document.getElementById('prompt-box').open") is False, "collapsed by default"
+
+
+class _WitnessScript:
+    """A fake model for a WITNESS run: one move then CONFIRM (rejected: the head is not on the
+    exit), then RESET and the stored solution of level 1."""
+
+    name = "fake-witness"
+
+    def __init__(self, task):
+        from glyphjax.witness.bank import load_bank
+        from glyphjax.witness.games import BY_ID
+        game = BY_ID[task]
+        solution = load_bank()[game.name][0].solution
+        self.plans = [[f"A{game.sigma.index(solution[0]) + 1}", "CONFIRM"],
+                      ["RESET"] + [f"A{game.sigma.index(d) + 1}" for d in solution] + ["CONFIRM"]]
+        self.calls = 0
+
+    def complete(self, conversations, sampling):
+        from rl.policies.base import Completion
+        plan = self.plans[min(self.calls, 1)]
+        self.calls += 1
+        ops = [{"op": "add", "rule": "the exit must be reached", "evidence": [0, 1]}] if self.calls == 2 else []
+        return [Completion(json.dumps({"analysis": "try", "plan": plan, "memory_ops": ops}), [1, 2], [3], [-0.1], "stop")]
+
+
+def test_replay_page__witness_run_shows_path_rejection_marks_and_rule_memory(driver, tmp_path):
+    from rl.policies.base import SamplingParams
+    from rl.witness_rollout import play_witness
+    task = "witness/test/polyomino"
+    rec = play_witness(_WitnessScript(task), task, 0, SamplingParams(), call_budget=2)
+    traj = tmp_path / "witness.jsonl"
+    traj.write_text(rec.to_json() + "\n", encoding="utf-8")
+    out = tmp_path / "witness.html"
+    replay_main([str(traj), "-o", str(out)])
+    driver.get(out.as_uri())
+    marks = driver.execute_script("return [...document.querySelectorAll('#timeline span')].map(s => s.className)")
+    rejected = [i for i, c in enumerate(marks) if "rej" in c]
+    assert rejected == [2], marks  # the frame after the CONFIRM (turn 1) shows the rejection
+    assert "rej" not in marks[1] and any("win" in c for c in marks[3:])
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert text(driver, "message").startswith("rejected")
+    from glyphjax.witness.bank import load_bank
+    from glyphjax.witness.games import BY_ID
+    from glyphjax.witness.reference import violations
+    from glyphjax.witness.solver import cells_of
+    level = load_bank()[BY_ID[task].name][0]
+    tried = cells_of(level, list(level.solution[:1]))
+    viol = driver.execute_script("return [...document.querySelectorAll('#grid .cell.violation')].map(c => c.textContent)")
+    assert viol == ["!"] * len(violations(level, tried)) and viol  # exactly the reference's violating cells
+    body.send_keys(Keys.ARROW_RIGHT)  # turn 3: RESET, the first action of the second call
+    assert "the exit must be reached" in text(driver, "memory")
+    body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)  # two moves along the solution
+    path = driver.execute_script("return [...document.querySelectorAll('#grid .cell.path')].map(c => c.textContent)")
+    assert set(path) == {"@", "o"}
+    assert "harness witness" in text(driver, "header")

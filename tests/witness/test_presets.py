@@ -1,0 +1,17 @@
+"""The WITNESS RL presets compose (GPU scale: the paper's 22 games x 8 episodes, 300-call
+episodes) and a preset pointed at a test game is refused with the split named."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def test_witness_rl_preset__composes_on_the_training_split_and_refuses_test_games():
+    from glyphjax.witness.games import check_training_ids
+    from rl.train_cli import compose
+    cfg = compose(["+experiment=witness_rl"])
+    assert list(cfg.tasks.ids) == ["witness/train/*"]
+    assert (cfg.rl.group_size, cfg.rl.groups_per_update, cfg.rl.max_turns) == (8, 22, 300)
+    asked = compose(["+experiment=witness_rl", "tasks.ids=[witness/test/polyomino]"]).tasks.ids
+    with pytest.raises(ValueError, match="test split"):
+        check_training_ids(asked)

@@ -1,0 +1,60 @@
+"""WITNESS games played by a text policy through the real LLM rollout path (`rl.llm_eval.evaluate_llm`
+with `harness=witness`), with a scripted fake model, and the RHAE read back from its actions."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from eval.witness import rhae, run_from_actions
+from glyphjax.witness.bank import load_bank
+from glyphjax.witness.games import BY_ID
+from rl.llm_eval import evaluate_llm
+from rl.policies.base import Completion
+
+TASK = "witness/test/polyomino"
+
+
+class SolutionPolicy:
+    """Replies with the bank's stored solution of the level the prompt shows, as one plan; its
+    first reply is not JSON (a parse failure that costs a call)."""
+
+    name = "fake-solution"
+
+    def __init__(self, task: str):
+        game = BY_ID[task]
+        self.levels, self.sigma, self.prompts = load_bank()[game.name], game.sigma, []
+
+    def complete(self, conversations, sampling):
+        prompt = conversations[0][-1]["content"]
+        self.prompts.append(prompt)
+        if len(self.prompts) == 1:
+            text = "I think A1 is up"
+        else:
+            k = int(re.search(r"Level: (\d+) /", prompt).group(1)) - 1
+            plan = [f"A{self.sigma.index(d) + 1}" for d in self.levels[k].solution] + ["CONFIRM"]
+            text = json.dumps({"analysis": "known solution", "plan": plan,
+                               "memory_ops": [{"op": "add", "rule": "pieces fill regions", "evidence": [0, 1]}]})
+        return [Completion(text, [1] * 7, [2] * 3, [0.0] * 3, "stop")]
+
+
+def test_witness_rollout__scripted_model_through_evaluate_llm_solves_every_level_at_rhae_100():
+    policy = SolutionPolicy(TASK)
+    out = evaluate_llm(policy, [TASK], [0], harness="witness")
+    (rec,) = out.records
+    levels = load_bank()[BY_ID[TASK].name]
+    assert rec.harness == "witness" and rec.parse_failures == 1 and rec.terminated
+    assert rec.length == sum(len(lv.solution) + 1 for lv in levels)  # exactly the optimal actions, no more
+    calls = [t for t in rec.turns if t.finish_reason != "plan"]
+    assert len(calls) == len(levels) and all(t.prompt_tokens == 7 for t in calls)
+    assert "pieces fill regions" in policy.prompts[-1]  # the rule memory persists across levels
+    run = run_from_actions(TASK, 0, rec.actions)
+    assert run.completed and rhae(run, 5) == pytest.approx(100.0) and rhae(run, 20) == pytest.approx(100.0)
+    assert rec.episode_return == pytest.approx(1.0)
+
+
+def test_witness_rollout__other_tasks_are_refused_with_the_harness_to_use():
+    with pytest.raises(ValueError, match="harness=basic or harness=memory"):
+        evaluate_llm(SolutionPolicy(TASK), ["dummy/arrow-1"], [0], harness="witness")
