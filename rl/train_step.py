@@ -233,7 +233,7 @@ class TrainStep:
     def _micro_logp(self, params: Any, mb: dict) -> jax.Array:
         """Log-probs of a micro-batch's targets (full length, or the completion window)."""
         inputs, targets = mb["inputs"], mb["targets"]
-        window = self.config.window
+        window = "start" in mb  # the batch's layout decides (build() follows StepConfig.window)
         filt = self.logit_filter
 
         def forward(params, inputs, start):

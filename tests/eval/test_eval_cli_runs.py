@@ -98,7 +98,7 @@ def test_glyphjax_eval__help_shows_its_own_groups(capsys):
     out = capsys.readouterr().out
     assert out.startswith("glyphjax-eval: ")
     groups = [l.split(":")[0].strip() for l in out.split("Config groups")[1].split("\n\n")[0].splitlines()[1:]]
-    assert groups == ["tasks", "policy", "harness", "model"], groups
+    assert groups == ["tasks", "policy", "opponent", "harness", "model"], groups
     assert "experiment" not in out and "  seeds=null" in out and "  batch_size=4096" in out
 
 

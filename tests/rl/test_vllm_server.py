@@ -160,7 +160,7 @@ def test_trainer_update_then_push__server_logprobs_are_the_trainers_new_ones(vll
     the OLD ones. Restores the served weights afterwards (checked), so test order does not matter."""
     import json
     from rl.train_cli import compose
-    from rl.train_step import Sample
+    from rl.train_step import Sample, build_batch
     from rl.trainer import Trainer
     from rl.vllm_server import untied_copy
     cfg = compose(["policy=vllm", f"server.url={vllm_server.url}", f"server.model={vllm_server.model}",
@@ -200,14 +200,15 @@ def test_trainer_update_then_push__server_logprobs_are_the_trainers_new_ones(vll
             served = server_prompt_logprobs(vllm_server.url, vllm_server.model, toks)
             p = len(samples[r].prompt_ids)
             served_c = served[p - 1:]  # the completion tokens' log-probs
-            trainer_new = new[0, row, p - 1:p - 1 + len(samples[r].completion_ids)]
-            trainer_old = old[0, row, p - 1:p - 1 + len(samples[r].completion_ids)]
+            on = batch["mask"][0, row] > 0  # the completion tokens, in whichever layout the trainer built
+            trainer_new, trainer_old = new[0, row][on], old[0, row][on]
             np.testing.assert_allclose(served_c, trainer_new, atol=1e-3, rtol=0,
                                        err_msg=f"sample {r} (advantage {samples[r].advantage:+}): server after the "
                                                f"push vs the trainer's new log-probs")
             assert np.max(np.abs(served_c - trainer_old)) > 1e-3, f"sample {r}: server still serves the old weights"
             # the whole sequence (prompt tokens too) follows the new weights
-            full_new = new[0, row, :len(toks) - 1]
+            full = build_batch(samples, micro_batch_size=2, rows_multiple=trainer.step.rows_multiple)  # every position
+            full_new = trainer.step.logprobs(full)[0, row, :len(toks) - 1]
             np.testing.assert_allclose(served, full_new, atol=1e-3, rtol=0, err_msg=f"sample {r}: all positions")
 
         # what the trainer trains on next: sampled tokens' log-probs from the updated server
