@@ -449,6 +449,7 @@ class Trainer:
             def logit_filter(logits):  # same restriction as the sampler: logits of action tokens only
                 return jnp.full_like(logits, -1e9).at[..., allowed].set(logits[..., allowed])
         self.step = TrainStep(model, step_cfg, mesh, logit_filter=logit_filter)
+        self.state_value_beta = float(rl.get("state_value_beta", 0.0) or 0.0)
         self.estimator = make_estimator(rl.get("advantage", "group_mean"), **dict(rl.get("advantage_kwargs") or {}))
         self.sampling = SamplingParams(temperature=float(_get(c, "policy.temperature")),  # the policy owns sampling
                                        top_p=float(_get(c, "policy.top_p")), top_k=int(_get(c, "policy.top_k")),
@@ -587,7 +588,7 @@ class Trainer:
         return run_rollouts(self.policy, episodes, self.harness, sampling,
                             opponents=seating.seatings(episodes, positions, self.plan.opponent, self.plan.train_seats),
                             max_turns=int(max_turns) if max_turns else None,
-                            record_values=float(self.cfg["rl"].get("state_value_beta", 0.0) or 0.0) != 0.0,
+                            record_values=self.state_value_beta != 0.0,
                             envs=self.plan.envs)
 
     def samples_from(self, records, groups) -> tuple[list[Sample], np.ndarray, list]:
@@ -595,10 +596,9 @@ class Trainer:
         (group, seat)) plus the state-value term on turns that carry V(s), and those records."""
         records = [r for r in records if seating.trained(r, self.plan.train_seats)]
         adv = seating.seat_advantages(records, groups, self.estimator)
-        beta = float(self.cfg["rl"].get("state_value_beta", 0.0) or 0.0)
         samples = []
         for i, r in enumerate(records):
-            per_turn = turn_advantages(float(adv[i]), r, beta)
+            per_turn = turn_advantages(float(adv[i]), r, self.state_value_beta)
             samples.extend(Sample(t.prompt_ids, t.completion_ids, t.logprobs, a, i)
                            for t, a in zip(r.turns, per_turn) if t.completion_ids)
         return samples, adv, records

@@ -48,8 +48,9 @@ def count(pool: Pool) -> jax.Array:
     return jnp.sum(pool.alive, dtype=jnp.int32)
 
 
-def _put(pool: Pool, slot_mask: jax.Array, pos, vel, kind, timer) -> Pool:
-    """Write one entity's fields (broadcast) into the slots of `slot_mask` (bool[N])."""
+def put(pool: Pool, slot_mask: jax.Array, pos, vel, kind, timer) -> Pool:
+    """Make the slots of `slot_mask` (bool[N]) alive with these fields: one entity's (broadcast)
+    or one per slot ([N, 2] / [N]); for games whose slots are fixed places (a lane per slot)."""
     m2 = slot_mask[:, None]
     return Pool(
         pos=jnp.where(m2, jnp.asarray(pos, jnp.int32), pool.pos),
@@ -65,7 +66,7 @@ def spawn(pool: Pool, pos, vel, kind, where=True, timer=0) -> Pool:
     free = ~pool.alive
     first = jnp.argmax(free)
     slot = (jnp.arange(pool.size) == first) & free[first] & jnp.asarray(where, bool)
-    return _put(pool, slot, pos, vel, kind, timer)
+    return put(pool, slot, pos, vel, kind, timer)
 
 
 def spawn_many(pool: Pool, pos: jax.Array, vel: jax.Array, kind: jax.Array, mask: jax.Array,
@@ -106,12 +107,18 @@ def _bounce(x: jax.Array, v: jax.Array, size: int) -> tuple[jax.Array, jax.Array
     return jnp.clip(x, 0, size - 1), jnp.where(low | high, -v, v)
 
 
-def advance(pool: Pool, h: int, w: int, edge: str = "kill") -> Pool:
+def advance(pool: Pool, h: int, w: int, edge: str = "kill", moving: jax.Array | None = None) -> Pool:
     """Move every alive entity by its velocity on an h x w field. `edge` (static) says what the
     border does: "kill" (an entity that leaves the field dies), "wrap" (torus), "clip" (it stops
-    at the border) or "bounce" (it is reflected and its velocity component flips)."""
+    at the border) or "bounce" (it is reflected and its velocity component flips). `moving`
+    (bool[N]): only these entities move this step (slower ones wait); the others keep their
+    velocity and are still subject to the edge rule where they stand."""
     if edge not in EDGES:
         raise ValueError(f"edge must be one of {EDGES}, got {edge!r}")
+    if moving is not None:
+        m2 = jnp.asarray(moving, bool)[:, None]
+        moved = advance(pool.replace(vel=jnp.where(m2, pool.vel, 0)), h, w, edge)
+        return moved.replace(vel=jnp.where(m2, moved.vel, pool.vel))
     moved = pool.pos + jnp.where(pool.alive[:, None], pool.vel, 0)
     vel, alive = pool.vel, pool.alive
     if edge == "kill":

@@ -129,3 +129,21 @@ def test_pool__functions_vmap_and_jit():
     pools = jax.vmap(lambda r: E.spawn(E.empty(2), jnp.stack([r, r]), jnp.array([0, 1]), 0))(jnp.arange(3))
     moved = jax.jit(jax.vmap(lambda p: E.advance(p, 4, 4, "wrap")))(pools)
     assert np.asarray(moved.pos[:, 0]).tolist() == [[0, 1], [1, 2], [2, 3]]
+
+
+def test_advance__moving_mask_moves_only_those_and_keeps_the_others_velocity():
+    pool = _pool([(2, 2), (2, 2), (0, 4)], vels=[(1, 0), (1, 0), (-1, 1)])
+    out = E.advance(pool, 5, 5, "bounce", moving=jnp.array([True, False, True]))
+    assert np.asarray(out.pos).tolist() == [[3, 2], [2, 2], [1, 3]]  # slot 2 reflects at the top/right
+    assert np.asarray(out.vel).tolist() == [[1, 0], [1, 0], [1, -1]]  # only a mover's velocity flips
+    waiting = E.advance(pool, 5, 5, "kill", moving=jnp.array([False, False, False]))
+    assert np.array_equal(waiting.pos, pool.pos) and np.array_equal(waiting.alive, pool.alive)
+
+
+def test_put__fills_fixed_slots_with_per_slot_fields():
+    pool = _pool([(9, 9), (0, 0)], alive=[True, False])
+    out = E.put(pool, jnp.array([False, True]), jnp.array([[1, 1], [3, 4]]), jnp.array([[0, 1], [0, -1]]),
+                jnp.array([5, 6]), jnp.array([0, 2]))
+    assert np.asarray(out.alive).tolist() == [True, True]
+    assert np.asarray(out.pos).tolist() == [[9, 9], [3, 4]] and np.asarray(out.kind).tolist() == [0, 6]
+    assert np.asarray(out.vel[1]).tolist() == [0, -1] and int(out.timer[1]) == 2

@@ -46,10 +46,7 @@ def _spawn(draws, foes: entities.Pool, you: jax.Array, s: Setting, params) -> en
     pos = jnp.stack([jnp.arange(1, h - 1), jnp.where(left, 0, w - 1)], axis=1).astype(jnp.int32)
     new = (draws.uniform((n,)) < params.rate) & ~foes.alive & ~(pos == you[None]).all(-1)
     vel = jnp.stack([jnp.zeros(n, jnp.int32), jnp.where(left, 1, -1)], axis=1)
-    m2 = new[:, None]
-    return entities.Pool(pos=jnp.where(m2, pos, foes.pos), vel=jnp.where(m2, vel, foes.vel),
-                         kind=jnp.where(new, treasure.astype(jnp.int32), foes.kind),
-                         alive=foes.alive | new, timer=foes.timer)
+    return entities.put(foes, new, pos, vel, treasure.astype(jnp.int32), foes.timer)
 
 
 def _step(draws, state, action, s: Setting, params):

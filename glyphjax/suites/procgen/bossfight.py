@@ -28,7 +28,7 @@ from glyphjax.core import entities
 from glyphjax.core.sampling import hash_bits
 from glyphjax.suites.procgen.engine import Game, ProcgenState, fresh_state
 from glyphjax.suites.procgen.shooters import (BOLT, FIRE, FIRE_ACTIONS, FIRE_DESCRIPTIONS,
-                                              GLYPHS_SHOTS, HEADINGS, SHOT, advance_due, aim,
+                                              GLYPHS_SHOTS, HEADINGS, SHOT, aim,
                                               dodging_action, extend, move_in_field,
                                               swept_on_mask, threat_cells)
 
@@ -137,7 +137,7 @@ def bossfight_step(state: BossfightState, action, params, key):
     shots_b = entities.spawn(state.shots, pos, jnp.array([-2, 0]), 0, where=fire)
     shots_a = entities.advance(shots_b, H, W, "kill")
     boss, dest = _move_boss(state, u)
-    bolts_a = advance_due(state.bolts, state.bolts.alive & (params.hard | (state.t % 2 == 0)), H, W, "kill")
+    bolts_a = entities.advance(state.bolts, H, W, "kill", moving=state.bolts.alive & (params.hard | (state.t % 2 == 0)))
     rock_cells = entities.occupancy(state.rocks, H, W) > 0
     shot_rock = swept_on_mask(shots_b, shots_a, rock_cells)
     shot_boss = swept_on_mask(shots_b, shots_a, boss_mask(boss)) & ~shot_rock

@@ -46,12 +46,6 @@ def move_in_field(pos: jax.Array, action: jax.Array, h: int, w: int, top: int = 
     return jnp.clip(target, lo, hi).astype(jnp.int32)
 
 
-def advance_due(pool: entities.Pool, due: jax.Array, h: int, w: int, edge: str = "kill") -> entities.Pool:
-    """`entities.advance` for the entities of `due` (bool[N]) only; the others keep their cell."""
-    moved = entities.advance(pool.replace(vel=jnp.where(due[:, None], pool.vel, 0)), h, w, edge)
-    return moved.replace(vel=jnp.where(due[:, None], moved.vel, pool.vel))
-
-
 def swept_on_mask(before: entities.Pool, after: entities.Pool, mask: jax.Array) -> jax.Array:
     """bool[N]: alive entities (after the move) whose move of up to 2 cells per axis passed over
     or ended on a True cell of `mask` (bool[h, w]); the first such cell is where it stopped."""

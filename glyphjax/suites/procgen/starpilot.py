@@ -30,7 +30,7 @@ from glyphjax.core import entities
 from glyphjax.suites.procgen.engine import Game, ProcgenState, fresh_state
 from glyphjax.suites.procgen.shooters import (BOLT, FINISH, FINISH_MEANING, FIRE, FIRE_ACTIONS,
                                               FIRE_DESCRIPTIONS, GLYPHS_SHOTS, METEOR,
-                                              METEOR_MEANING, SHOT, advance_due, aim, cells_of, dodging_action,
+                                              METEOR_MEANING, SHOT, aim, cells_of, dodging_action,
                                               extend, move_in_field, threat_cells)
 
 H, W = 12, 20
@@ -127,7 +127,7 @@ def starpilot_step(state: StarpilotState, action, params):
     shots_a = entities.advance(shots_b, H, W, "kill")
     foes_a = _move_foes(state.foes, t)
     bolts_due = state.bolts.alive & (params.hard | (t % 2 == 0))
-    bolts_a = advance_due(state.bolts, bolts_due, H, W, "kill")
+    bolts_a = entities.advance(state.bolts, H, W, "kill", moving=bolts_due)
     shots, foes, hp, destroyed = _shoot_foes(shots_b, shots_a, state.foes, foes_a, state.hp)
     lethal = foes.alive & (foes.kind <= METEOR_K)
     crash = entities.point_hits(state.foes, foes, state.pos, pos) & lethal
