@@ -26,7 +26,7 @@ from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf
 
-from eval.config import register_eval_schema
+from eval.config import EvalConfig, register_eval_schema
 from rl.hydra_cli import CONF_DIR, CLISpec, interrupted, run_cli
 from rl.hydra_cli import fail as cli_fail
 
@@ -42,7 +42,7 @@ def fail(message: str) -> None:
 def spec() -> CLISpec:
     return CLISpec(
         app=APP, description="evaluate a policy over a task set on held-out seeds; each run gets its own directory",
-        config_name="eval", register=register_eval_schema,
+        config_name="eval", register=register_eval_schema, schema=EvalConfig,
         groups={"tasks": None, "policy": None, "opponent": None, "harness": None, "model": None},
         examples=["glyphjax-eval                                  random + scripted baselines on Snake",
                   "glyphjax-eval policy=random tasks=classics seeds=200",

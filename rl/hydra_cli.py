@@ -40,6 +40,7 @@ class CLISpec:
     groups: Mapping[str, Sequence[str] | None]  # group -> options shown (None = every conf/<group>/*.yaml)
     examples: Sequence[str] = ()
     moved_keys: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    schema: Any = None  # the root config dataclass (mapping fields take `key={...}` overrides that add keys)
 
 
 # --- one-line messages ----------------------------------------------------------------------------
@@ -185,6 +186,33 @@ def rewrite_task_arg(argv: Sequence[str]) -> list[str]:
     return out
 
 
+def mapping_keys(schema: Any, prefix: str = "") -> set[str]:
+    """Dotted keys of every mapping-typed (Dict) field under a dataclass schema."""
+    out: set[str] = set()
+    if not (isinstance(schema, type) and dataclasses.is_dataclass(schema)):
+        return out
+    for f in dataclasses.fields(schema):
+        t = _field_type(schema, f.name)
+        args = [a for a in typing.get_args(t) if a is not type(None)]
+        t = args[0] if typing.get_origin(t) is typing.Union and len(args) == 1 else t
+        if typing.get_origin(t) in (dict, typing.Dict):
+            out.add(prefix + f.name)
+        else:
+            out |= mapping_keys(t, f"{prefix}{f.name}.")
+    return out
+
+
+def rewrite_mapping_args(argv: Sequence[str], keys: set[str]) -> list[str]:
+    """`tasks.mixture={minihack: 2}` (a mapping field) becomes `++tasks.mixture={minihack: 2}`:
+    Hydra merges a mapping into the preset's (its rule), and `++` lets it add new keys, which a
+    plain override refuses under the typed schema."""
+    out = []
+    for a in argv:
+        key, sep, value = a.partition("=")
+        out.append(f"++{a}" if sep and key in keys and value.lstrip().startswith("{") else a)
+    return out
+
+
 # --- help ----------------------------------------------------------------------------------------
 
 def _flat(d: Any, prefix: str = "") -> list[tuple[str, Any]]:
@@ -248,6 +276,8 @@ def run_cli(spec: CLISpec, task: Callable[[DictConfig], None], argv: Sequence[st
             print(help_text(spec))
             return
         args = rewrite_task_arg(rewrite(args) if rewrite else args)
+        if spec.schema is not None:
+            args = rewrite_mapping_args(args, mapping_keys(spec.schema))
         try:
             preflight(spec, args)
         except CLIConfigError as e:

@@ -19,7 +19,7 @@ APP = "glyphjax-train"
 
 
 def spec() -> CLISpec:
-    from rl.config import MOVED_KEYS, register_train_schema
+    from rl.config import MOVED_KEYS, TrainConfig, register_train_schema
     return CLISpec(
         app=APP, description="group-relative RL of a language-model policy on glyph games (rl/trainer.py)",
         config_name="train", register=register_train_schema,
@@ -29,7 +29,7 @@ def spec() -> CLISpec:
                   "glyphjax-train +experiment=glyphbench model.path=CKPT policy=vllm server.url=URL",
                   "glyphjax-train -m +experiment=snake_grid_toy    the Snake grid at toy scale (~16 min, 2 CPUs)",
                   "glyphjax-train out_dir=runs/x resume=true       continue a run from its last checkpoint"],
-        moved_keys=MOVED_KEYS)
+        moved_keys=MOVED_KEYS, schema=TrainConfig)
 
 
 def _interrupted_where(cfg) -> str:

@@ -152,6 +152,24 @@ def test_train_cli__tasks_given_a_task_id_trains_on_that_task(tmp_path):
     assert args[2] == "tasks=snake_easy", "a preset name stays a preset"
 
 
+def test_train_cli__mapping_on_the_command_line_adds_keys_and_merges_into_the_preset(tmp_path):
+    from rl.config import TrainConfig
+    from rl.hydra_cli import mapping_keys, rewrite_mapping_args
+    assert {"tasks.mixture", "rl.task_weights"} <= mapping_keys(TrainConfig)
+    args = rewrite_mapping_args(["+experiment=multitask100_toy", "tasks.mixture={minihack: 2, procgen: 0}",
+                                 "rl.task_weights={classics/snake-*: 3}", "rl.lr=0.1"], mapping_keys(TrainConfig))
+    assert args[1:] == ["++tasks.mixture={minihack: 2, procgen: 0}", "++rl.task_weights={classics/snake-*: 3}",
+                        "rl.lr=0.1"]
+    cfg = compose(args, tmp_path)
+    assert dict(cfg.tasks.mixture) == {"classics": 2, "minigrid": 2, "procgen": 0, "minihack": 2}
+    assert dict(cfg.rl.task_weights) == {"*": 1.0, "classics/snake-*": 3.0}  # the preset's catch-all stays
+    from rl.mixture import mixture_tasks
+    ids, _ = mixture_tasks(cfg.tasks.mixture)
+    assert not any(t.startswith("procgen/") for t in ids), "quota 0 leaves the suite out"
+    with pytest.raises(ValueError, match="must be >= 0"):
+        mixture_tasks({"classics": -1})
+
+
 def test_train_cli__help_shows_its_own_groups_and_keys(capsys):
     main(["--help"])
     out = capsys.readouterr().out

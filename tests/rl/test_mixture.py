@@ -12,10 +12,13 @@ import glyphjax
 from rl.mixture import draw_groups, mixture_tasks, task_weights
 
 
-def test_task_weights__first_matching_glob_wins_and_unmatched_tasks_weigh_one():
+def test_task_weights__most_specific_glob_wins_and_unmatched_tasks_weigh_one():
     w = task_weights(["classics/snake-easy", "classics/2048", "minigrid/empty-5x5"],
-                     {"classics/snake-*": 6.0, "classics/*": 3.0})
+                     {"classics/*": 3.0, "classics/snake-*": 6.0})
     np.testing.assert_allclose(w, [0.6, 0.3, 0.1])
+    # a preset's catch-all does not shadow a pattern added after it; equal specificity: first wins
+    np.testing.assert_allclose(task_weights(["a/x", "b/x"], {"*": 1.0, "a/*": 3.0}), [0.75, 0.25])
+    np.testing.assert_allclose(task_weights(["a/x"], {"a/?": 2.0, "?/x": 5.0, "*": 0.0}), [1.0])
     with pytest.raises(ValueError, match="every task at weight 0"):
         task_weights(["a"], {"*": 0})
 
