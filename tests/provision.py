@@ -12,6 +12,7 @@ import fcntl
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Callable
 
@@ -44,3 +45,33 @@ def ensure(name: str, ready: Callable[[], bool], script: str | os.PathLike) -> N
             tail = log.read_text(errors="replace").splitlines()[-15:]
             raise ProvisionError(f"{name}: {script.name} exited {rc} and {name} is still not ready; "
                                  f"log {log}:\n" + "\n".join(tail))
+
+
+def vllm_venv_ready() -> bool:
+    """The vLLM venv (rl/vllm_server.py finds it) imports vllm."""
+    from rl.vllm_server import VLLMServerError, vllm_python
+    try:
+        vllm_python()
+        return True
+    except VLLMServerError:
+        return False
+
+
+VLLM_VENV = ("vllm-venv", vllm_venv_ready, "scripts/ci/vllm_venv.sh")
+
+
+def start_in_background(name: str, ready: Callable[[], bool], script: str | os.PathLike) -> threading.Thread | None:
+    """Run `ensure` in a daemon thread (the set-up overlaps the tests that do not need it); callers
+    of `ensure` elsewhere wait on its lock. None when already ready. A failure is not raised here:
+    the tests that need the resource call `ensure` again and fail with the log."""
+    if ready():
+        return None
+
+    def run() -> None:
+        try:
+            ensure(name, ready, script)
+        except Exception as e:  # reported by the tests that need it
+            print(f"\n[provision] {name}: background set-up failed: {e}", file=sys.stderr, flush=True)
+    thread = threading.Thread(target=run, name=f"provision-{name}", daemon=True)
+    thread.start()
+    return thread

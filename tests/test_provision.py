@@ -47,3 +47,15 @@ def test_ensure__script_that_succeeds_without_effect_is_an_error(tmp_path):
     script.write_text("true\n")
     with pytest.raises(provision.ProvisionError, match="still not ready"):
         provision.ensure("thing", lambda: False, script)
+
+
+def test_start_in_background__overlaps_and_ensure_waits_for_it(tmp_path):
+    marker, count = tmp_path / "ready", tmp_path / "count"
+    script = tmp_path / "setup.sh"
+    script.write_text(f'echo x >> "{count}"; sleep 1; touch "{marker}"\n')
+    thread = provision.start_in_background("thing", marker.exists, script)
+    assert thread is not None and not marker.exists(), "returns while the set-up runs"
+    provision.ensure("thing", marker.exists, script)  # waits on the background run's lock
+    assert marker.exists() and count.read_text().count("x") == 1
+    thread.join(5)
+    assert provision.start_in_background("thing", marker.exists, script) is None  # ready: nothing to do

@@ -41,16 +41,11 @@ def vllm_server(tiny_ckpt):
     if reuse:  # tiny checkpoint (python scripts/launch_vllm.py --model <tiny> --served-model-name tiny-qwen3)
         yield VLLMServer(None, reuse.rstrip("/"), "tiny-qwen3", None, VLLM_TEST_MAX_MODEL_LEN)
         return
-    from tests.provision import ProvisionError, ensure
+    from tests.provision import VLLM_VENV, ProvisionError, ensure
 
-    def venv_ready() -> bool:
-        try:
-            vllm_python()
-            return True
-        except VLLMServerError:
-            return False
-    try:  # first use on a fresh machine: build the venv (about 8 minutes, once per machine)
-        ensure("vllm-venv", venv_ready, "scripts/ci/vllm_venv.sh")
+    try:  # first use on a fresh machine: build the venv (about 8 minutes, once per machine; the
+        # session started it in the background when it collected a vLLM test: tests/conftest.py)
+        ensure(*VLLM_VENV)
         python = vllm_python()
     except (ProvisionError, VLLMServerError) as e:
         pytest.fail(f"vLLM tests need the vLLM venv, and creating it failed: {e}", pytrace=False)

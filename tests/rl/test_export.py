@@ -153,7 +153,9 @@ def test_export__corrupt_checkpoint_is_one_clear_error(run_dir, tmp_path, capsys
 def test_export__vllm_serves_the_exported_model_with_the_checkpoints_logprobs(run_dir, tmp_path):
     """A fresh vLLM server (its own venv) on the export: prompt log-probs equal our JAX model's."""
     from rl.vllm_server import launch_vllm_server, vllm_python
+    from tests.provision import VLLM_VENV, ensure
     from tests.rl.test_vllm_server import jax_completion_logprobs, server_prompt_logprobs
+    ensure(*VLLM_VENV)  # first use on a fresh machine (or wait for the session's background set-up)
     assert export_cli([str(run_dir), str(tmp_path / "hf")]) == 0
     server = launch_vllm_server(tmp_path / "hf", python=vllm_python(), served_model_name="export",
                                 max_model_len=256, startup_timeout=600)
