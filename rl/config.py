@@ -181,6 +181,9 @@ class RLConfig:
     mode: str = "rl"  # rl (rollouts + advantages) | sft (distillation on rl.sft.data; rl/sft.py)
     sft: SFTConfig = field(default_factory=SFTConfig)
     task_weights: Dict[str, float] = field(default_factory=dict)  # glob -> weight: weighted group draws (rl/mixture.py)
+    # cycle: tasks in turn | uniform: groups drawn uniformly over (variant, seat), the encoding
+    # drawn per episode (zero-sum corpus, gamesmith.md §5.2; rl/variants.py)
+    variant_sampling: str = "cycle"
     # Level-set tasks (procgen): train (and evaluate held-out seeds) on level seeds
     # [start_level, start_level + num_levels); null = each task's default set (200 levels from 0),
     # 0 = every training level. Tasks without level sets ignore both.

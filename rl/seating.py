@@ -61,30 +61,37 @@ def check_seating(task_ids: Sequence[str], opponent: str, train_seats: tuple[int
             raise ValueError(f"{key}=scripted but {task} has no scripted policy; use {key}=random or self")
 
 
-_PLAYERS: dict[tuple[str, str], ArrayPlayer] = {}
+_PLAYERS: dict[tuple, ArrayPlayer] = {}
 
 
 def array_opponent(task: str, opponent: str) -> ArrayPlayer:
-    """The array player `opponent` names for one task (built once, so its program compiles once)."""
-    if (task, opponent) not in _PLAYERS:
-        env = make(task)
+    """The array player `opponent` names for one task, built once so its program compiles once:
+    `random` once per compiled program (it reads only the state and the traced params, so the
+    variants and encodings of a program share it), `scripted` once per task."""
+    env = make(task)
+    key = (env.program, opponent) if opponent == "random" else (task, opponent)
+    if key not in _PLAYERS:
         fn = random_legal_policy(env) if opponent == "random" else env.scripted_policy
-        _PLAYERS[task, opponent] = ArrayPlayer(fn, opponent)
-    return _PLAYERS[task, opponent]
+        _PLAYERS[key] = ArrayPlayer(fn, opponent)
+    return _PLAYERS[key]
 
 
 def seatings(episodes: Sequence[tuple[str, int]], positions: Sequence[int], opponent: str,
-             train_seats: tuple[int, ...] | None) -> list[Mapping[int, Player]]:
+             train_seats: tuple[int, ...] | None,
+             seats: Sequence[int | None] | None = None) -> list[Mapping[int, Player]]:
     """Per episode the seats the array opponent takes (none for self-play or single-agent tasks).
-    `positions[i]`: episode i's place in its group, which picks the seat the policy plays."""
+    `positions[i]`: episode i's place in its group, which picks the seat the policy plays, unless
+    `seats[i]` names that seat (a group drawn for one seat, rl/variants.py)."""
     out: list[Mapping[int, Player]] = []
-    for (task, _), j in zip(episodes, positions):
+    for i, ((task, _), j) in enumerate(zip(episodes, positions)):
         n = make(task).card.num_players
         if n == 1 or opponent == "self":
             out.append({})
             continue
-        seats = train_seats or tuple(range(n))
-        mine = seats[j % len(seats)]
+        mine = seats[i] if seats is not None and seats[i] is not None else None
+        if mine is None:
+            order = train_seats or tuple(range(n))
+            mine = order[j % len(order)]
         out.append({s: array_opponent(task, opponent) for s in range(n) if s != mine})
     return out
 
