@@ -41,8 +41,9 @@ class ReasoningGymConfig:
 class OpponentConfig:
     """conf/opponent/*.yaml: the bot in the other seat of two-player tasks (eval/versus.py)."""
 
-    name: str = MISSING  # random | scripted | minimax (glyphjax.core.bots.BOTS)
+    name: str = MISSING  # random | scripted | minimax (glyphjax.core.bots.BOTS) | checkpoint
     depth: int = 2  # minimax search depth in plies
+    path: Optional[str] = None  # opponent=checkpoint:<dir>: a model or glyphjax-train run directory (series)
 
 
 @dataclass

@@ -176,7 +176,8 @@ class RLConfig:
     compute_dtype: str = "float32"  # float32 | bfloat16 (master weights stay float32)
     remat: bool = False
     action_tokens: bool = True  # toy mode: prefill <action>, sample one action-name token
-    opponent: str = "self"  # multi-seat tasks: self | random | scripted (rl/seating.py)
+    opponent: str = "self"  # multi-seat tasks: self | random | scripted | checkpoint:<dir> | vllm (rl/seating.py)
+    opponent_server: ServerConfig = field(default_factory=ServerConfig)  # rl.opponent=vllm: the opponent's server
     train_seats: Any = "all"  # multi-seat tasks: all | [0] | [1] ... (rl/seating.py)
     mode: str = "rl"  # rl (rollouts + advantages) | sft (distillation on rl.sft.data; rl/sft.py)
     sft: SFTConfig = field(default_factory=SFTConfig)

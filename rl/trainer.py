@@ -243,7 +243,24 @@ def _seating(cfg: Any, ids: list[str]) -> tuple[str, tuple[int, ...] | None]:
         seating.check_seating(ids, _get(cfg, "eval.opponent", opponent), train_seats, key="eval.opponent")
     except ValueError as e:
         raise ConfigError(str(e)) from None
+    _check_text_opponent(cfg, opponent)
     return opponent, train_seats
+
+
+def _check_text_opponent(cfg: Any, opponent: str) -> None:
+    """A frozen text opponent (rl.opponent=checkpoint:<dir> | vllm) must be reachable before training."""
+    evaluated = _get(cfg, "eval.opponent", opponent)
+    if seating.is_text_opponent(evaluated) and evaluated != opponent:
+        raise ConfigError(f"eval.opponent={evaluated} is a text policy; it can only be the training opponent "
+                          f"(rl.opponent={evaluated}); use eval.opponent=random or scripted")
+    if opponent.startswith(seating.CHECKPOINT):
+        path = Path(os.path.expanduser(opponent[len(seating.CHECKPOINT):]))
+        if not (path / "config.json").is_file():
+            raise ConfigError(f"rl.opponent={opponent}: {path} has no config.json; give a model directory or a "
+                              "glyphjax-train run directory (its exported model)")
+    if opponent == "vllm" and not _get(cfg, "rl.opponent_server.url"):
+        raise ConfigError("rl.opponent=vllm needs rl.opponent_server.url=http://HOST:PORT of the vLLM server "
+                          "serving the opponent (rl.opponent_server.model: its name, null = the only one)")
 
 
 def _check_model(cfg: Any) -> None:
@@ -469,6 +486,7 @@ class Trainer:
                                        top_p=float(_get(c, "policy.top_p")), top_k=int(_get(c, "policy.top_k")),
                                        max_new_tokens=int(_get(c, "policy.max_new_tokens")), seed=int(c.get("seed", 0)))
         self.policy = self._make_policy(model)
+        self.opponent_policy = self._make_opponent()
         if sft_mode:
             self._load_teacher()
         self.update = 0
@@ -515,6 +533,17 @@ class Trainer:
         return rec
 
     # -- policy ------------------------------------------------------------------------------------
+    def _make_opponent(self):
+        """rl.opponent=checkpoint:<dir> or vllm: the frozen text policy of the other seat (rl/seating.py)."""
+        opponent = self.plan.opponent
+        if not seating.is_text_opponent(opponent):
+            return None
+        from rl.llm_eval import make_policy
+        if opponent == "vllm":
+            return seating.FrozenOpponent(make_policy("vllm", model=_get(self.cfg, "rl.opponent_server.model"),
+                                                      server_url=_get(self.cfg, "rl.opponent_server.url")))
+        return seating.FrozenOpponent(make_policy("local", model=opponent[len(seating.CHECKPOINT):]))
+
     def _make_policy(self, model):
         c = self.cfg
         if self.allowed is not None:
@@ -616,7 +645,7 @@ class Trainer:
             envs = [episode_env(d.task, e) for d in self.draws for e in d.encodings]
         return run_rollouts(self.policy, episodes, self.harness, sampling,
                             opponents=seating.seatings(episodes, positions, self.plan.opponent, self.plan.train_seats,
-                                                       seats),
+                                                       seats, self.opponent_policy),
                             max_turns=int(max_turns) if max_turns else None,
                             record_values=self.state_value_beta != 0.0,
                             envs=self.plan.envs, episode_envs=envs)
@@ -710,7 +739,7 @@ class Trainer:
         """Per task, the seating of each held-out episode against `eval.opponent` (multi-seat tasks)."""
         opponent = _get(self.cfg, "eval.opponent", self.plan.opponent)
         return {t: seating.seatings([(t, s) for s in episode_seeds], range(len(episode_seeds)), opponent,
-                                    self.plan.train_seats) for t in self.plan.task_ids}
+                                    self.plan.train_seats, text=self.opponent_policy) for t in self.plan.task_ids}
 
     def run(self, stop_after: int | None = None) -> list[dict]:
         """Train until the budget is spent (or `stop_after` more updates, to simulate preemption)."""
