@@ -100,12 +100,18 @@ def print_series(doc: Mapping, a: str, b: str, file=None) -> None:
 
 
 def is_series_run(cfg) -> bool:
-    """Series mode: an opponent is given and every task is a zero-sum corpus variant, or the
-    opponent is a checkpoint."""
+    """Series mode: `series=true`; by default (`series` unset) on when an opponent is given and
+    the task set is `zerosum_heldout`, the policy is an LLM or the opponent is a checkpoint, with
+    every task a zero-sum variant (array policies on other sets keep the per-seat tables)."""
     opp = cfg.get("opponent")
     if opp is None:
         return False
-    return str(opp.name) == "checkpoint" or all(str(t).startswith("zerosum/") for t in cfg.tasks.ids)
+    if cfg.get("series") is not None:
+        return bool(cfg.series)
+    zero_sum = all(str(t).startswith("zerosum/") for t in cfg.tasks.ids)
+    wanted = (cfg.tasks.get("name") == "zerosum_heldout" or cfg.policy.get("kind") == "llm"
+              or str(opp.name) == "checkpoint")
+    return zero_sum and wanted
 
 
 def run_series(cfg, tasks: Sequence[str], seeds: Sequence[int]) -> dict:
