@@ -36,15 +36,32 @@ def series_plan(seeds: Sequence[int]) -> list[tuple[int, int]]:
 
 def array_games(task: str, policy: str, opponent: str, depth: int, seeds: Sequence[int]) -> list[tuple[int, float]]:
     """(seed, A's score) of every episode of one variant between two array bots (vmapped per seat)."""
-    from eval.versus import seat_evaluator
+    from eval.runner import evaluate_task
     plan = series_plan(seeds)
     games = []
     for seat in (0, 1):
         mine = np.array([s for s, a in plan if a == seat], np.int64)
         if len(mine):
-            result = seat_evaluator(policy, opponent, depth, seat, batch_size=len(mine))(task, mine)
+            result = evaluate_task(task, _seated(task, policy, opponent, depth, seat), mine, len(mine), seat=seat)
             games += [(int(s), game_score(float(r))) for s, r in zip(result.seeds, result.returns)]
     return games
+
+
+_SEATED: dict = {}
+
+
+def _seated(task: str, policy: str, opponent: str, depth: int, seat: int):
+    """The two bots seated as one array policy, built once per compiled program (the bots read
+    only the state and the traced params), so the variants of a program share one compile."""
+    import glyphjax
+    from glyphjax.core.bots import bot, seated
+    env = glyphjax.make(task)
+    key = (env.program, policy, opponent, depth, seat)
+    if key not in _SEATED:
+        players = [bot(env, opponent, depth)] * env.card.num_players
+        players[seat] = bot(env, policy)
+        _SEATED[key] = seated(env, players)
+    return _SEATED[key]
 
 
 def over_budget(record) -> int | None:

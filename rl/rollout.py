@@ -3,9 +3,10 @@
 `run_rollouts(policy, episodes, harness, sampling)` plays N episodes (any mix of tasks) as one
 batch, turn by turn, in phases (`_Rollout`):
 
-1. observe: env states stay batched on device, one batch per task (states of different tasks
-   have different shapes) with a jit(vmap) step and render; each running episode's seat to move
-   comes from `env.to_play` (always 0 for single-agent tasks). A seat held by an array player
+1. observe: env states stay batched on device, one batch per compiled program (`Env.program`;
+   a batch mixing its variants or encodings steps over stacked params) with a jit(vmap) step and
+   render; each running episode's seat to move comes from `env.to_play` (always 0 for
+   single-agent tasks). A seat held by an array player
    gets its action on device; a seat held by a text policy gets its own view rendered
    (`env.render(state, params, seat)`, only what that seat may see) and turned into text;
 2. prompt: each text seat's prompt comes from its own system prompt, view, history window and

@@ -65,7 +65,9 @@ def test_glyphjax_eval__tiny_model_head_to_head_with_a_checkpoint_prints_series(
     assert doc["opponent"] == f"checkpoint:{tiny_checkpoint()}"
     (label, series), = doc["series"].items()
     assert label.startswith("local:") and series["series"] == 2 and len(series["games"]["zerosum/tictactoe/base"]) == 6
-    assert 0.0 <= series["share"] <= 1.0 and "share of best-of-three series won" in p.stdout
+    printed = " ".join(p.stdout.split())  # the table title wraps at the terminal width
+    assert 0.0 <= series["share"] <= 1.0 and "share of best-of-three series won" in printed
+    assert "zerosum/tictactoe/base" in printed and "overall" in printed
 
 
 def test_glyphjax_eval__checkpoint_opponent_without_a_text_policy_says_what_to_do():
