@@ -51,16 +51,19 @@ _SEATED: dict = {}
 
 
 def _seated(task: str, policy: str, opponent: str, depth: int, seat: int):
-    """The two bots seated as one array policy, built once per compiled program (the bots read
-    only the state and the traced params), so the variants of a program share one compile."""
+    """The two bots seated as one array policy, built once per compiled program and seating (the
+    bots read only the state and the traced params), so the variants of a program, and A vs B
+    with B vs A, share one compile."""
     import glyphjax
-    from glyphjax.core.bots import bot, seated
+    from glyphjax.core.bots import DEFAULT_DEPTH, bot, seated
     env = glyphjax.make(task)
-    key = (env.program, policy, opponent, depth, seat)
+    def player(name: str, d: int) -> tuple[str, int | None]:
+        return name, d if name == "minimax" else None  # only minimax has a depth
+    names = [player(opponent, depth)] * env.card.num_players
+    names[seat] = player(policy, DEFAULT_DEPTH)
+    key = (env.program, tuple(names))
     if key not in _SEATED:
-        players = [bot(env, opponent, depth)] * env.card.num_players
-        players[seat] = bot(env, policy)
-        _SEATED[key] = seated(env, players)
+        _SEATED[key] = seated(env, [bot(env, name, d or DEFAULT_DEPTH) for name, d in names])
     return _SEATED[key]
 
 

@@ -92,11 +92,11 @@ _PLAYERS: dict[tuple, ArrayPlayer] = {}
 
 
 def array_opponent(task: str, opponent: str) -> ArrayPlayer:
-    """The array player `opponent` names for one task, built once so its program compiles once:
-    `random` once per compiled program (it reads only the state and the traced params, so the
-    variants and encodings of a program share it), `scripted` once per task."""
+    """The array player `opponent` names for one task, built once per compiled program: it reads
+    only the state and the traced params, so the variants and encodings of a program share it
+    (and its compile)."""
     env = make(task)
-    key = (env.program, opponent) if opponent == "random" else (task, opponent)
+    key = (env.program, opponent)
     if key not in _PLAYERS:
         fn = random_legal_policy(env) if opponent == "random" else env.scripted_policy
         _PLAYERS[key] = ArrayPlayer(fn, opponent)

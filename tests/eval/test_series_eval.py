@@ -70,6 +70,9 @@ def test_glyphjax_eval__tiny_model_head_to_head_with_a_checkpoint_prints_series(
     assert "zerosum/tictactoe/base" in printed and "overall" in printed
 
 
-def test_glyphjax_eval__checkpoint_opponent_without_a_text_policy_says_what_to_do():
-    p = run([*EVAL, "tasks.ids=[zerosum/tictactoe/base]", "policy=random", "opponent=checkpoint:/nowhere", "out=null"])
-    assert p.returncode == 2 and "policy=local model=<dir> opponent=random" in p.stderr
+def test_glyphjax_eval__checkpoint_opponent_without_a_text_policy_says_what_to_do(capsys):
+    from eval.cli import eval_main
+    with pytest.raises(SystemExit) as e:
+        eval_main(["tasks.ids=[zerosum/tictactoe/base]", "policy=random", "opponent=checkpoint:/nowhere", "out=null",
+                   "progress=false"])
+    assert e.value.code == 2 and "policy=local model=<dir> opponent=random" in capsys.readouterr().err
