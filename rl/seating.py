@@ -76,7 +76,8 @@ def check_seating(task_ids: Sequence[str], opponent: str, train_seats: tuple[int
     if opponent not in OPPONENTS and not is_text_opponent(opponent):
         raise ValueError(f"unknown {key}={opponent!r}; choose one of {', '.join(OPPONENTS)}")
     if opponent == CHECKPOINT:
-        raise ValueError(f"{key}=checkpoint: needs the directory, e.g. {key}=checkpoint:runs/train/checkpoints")
+        raise ValueError(f"{key}=checkpoint: needs the directory, e.g. {key}=checkpoint:runs/train (a run "
+                         "directory: its final model, else its latest Orbax checkpoint exported)")
     for task in task_ids:
         card = make(task).card
         if card.num_players == 1:
