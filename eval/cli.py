@@ -48,6 +48,7 @@ def spec() -> CLISpec:
                   "glyphjax-eval policy=random tasks=classics seeds=200",
                   "glyphjax-eval tasks=classics/snake-easy policy=scripted",
                   "glyphjax-eval tasks=zerosum policy=random opponent=minimax opponent.depth=2   per seat",
+                  "glyphjax-eval tasks=zerosum_heldout policy=local model=RUN opponent=checkpoint:RUN2   series",
                   "glyphjax-eval policy=local model=PATH tasks=snake seeds=25",
                   "glyphjax-eval -m policy=random,scripted tasks=dummy   one directory per job",
                   "glyphjax-eval suite=reasoning_gym policy=vllm server.url=URL model=NAME   transfer eval"])
@@ -108,11 +109,15 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
             fail("split= is supported for array policies (random, scripted) only; "
                  "drop split for LLM evaluation")
     out, trajectories = output_paths(cfg, run_dir)
+    from eval.series_eval import is_series_run
+    if is_series_run(cfg):
+        return _series(cfg, tasks, out)
     runs, skipped, seats = {}, {}, False
     if cfg.get("opponent") is not None:
         if pol.get("kind") != "array" or split is not None:
-            fail("opponent= plays array policies (random, scripted) per seat; drop opponent for "
-                 "LLM evaluation (glyphjax-train eval.opponent sets the opponent of training-time evaluation)")
+            fail("opponent= with an LLM policy plays best-of-three series on zero-sum variants only "
+                 "(e.g. tasks=zerosum_heldout); on other tasks opponent= plays array policies (random, scripted) "
+                 "per seat; drop opponent for LLM evaluation (glyphjax-train eval.opponent sets the opponent of training-time evaluation)")
         runs, skipped = _versus_runs(cfg, tasks, seeds, out)
         seats = True
     elif pol.get("kind") == "array":
@@ -171,6 +176,23 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
     if trajectories and cfg.replay and Path(trajectories).is_file():
         write_replay(trajectories, Path(trajectories).with_name("replay.html") if run_dir and not cfg.out
                      else Path(trajectories).with_suffix(".html"))
+    return doc
+
+
+def _series(cfg: DictConfig, tasks: list[str], out: str | None) -> dict:
+    """Best-of-three series against the opponent (eval/series_eval.py): `seeds` episodes per
+    variant (default 40), written to `out`."""
+    from eval.benchmark import write_json
+    from eval.seeds import eval_seeds
+    from eval.series_eval import EPISODES_PER_VARIANT, run_series
+    try:
+        seeds = eval_seeds(int(cfg.seeds) if cfg.seeds is not None else EPISODES_PER_VARIANT, int(cfg.seed_start))
+        doc = run_series(cfg, tasks, [int(s) for s in seeds])
+    except (ValueError, FileNotFoundError) as e:
+        fail(str(e))
+    doc["config"] = OmegaConf.to_container(cfg, resolve=True)
+    if out:
+        write_json(out, doc)
     return doc
 
 
@@ -255,6 +277,9 @@ def rewrite_model_arg(argv: list[str]) -> list[str]:
     presets = model_presets()
     out = []
     for a in argv:
+        if a.startswith("opponent=checkpoint:"):  # opponent=checkpoint:<dir>: the checkpoint preset + its path
+            out += ["opponent=checkpoint", "opponent.path=" + a[len("opponent=checkpoint:"):]]
+            continue
         if a.startswith("model=") and a[len("model="):] not in presets and a != "model=null":
             a = "model_ref=" + a[len("model="):]
         out.append(a)

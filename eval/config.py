@@ -41,8 +41,9 @@ class ReasoningGymConfig:
 class OpponentConfig:
     """conf/opponent/*.yaml: the bot in the other seat of two-player tasks (eval/versus.py)."""
 
-    name: str = MISSING  # random | scripted | minimax (glyphjax.core.bots.BOTS)
+    name: str = MISSING  # random | scripted | minimax (glyphjax.core.bots.BOTS) | checkpoint
     depth: int = 2  # minimax search depth in plies
+    path: Optional[str] = None  # opponent=checkpoint:<dir>: a model or glyphjax-train run directory (series)
 
 
 @dataclass
@@ -66,6 +67,9 @@ class EvalConfig:
     server: ServerConfig = field(default_factory=ServerConfig)
     progress: bool = True
     replay: bool = True  # LLM runs: write replay.html beside the trajectories
+    # best-of-three series against `opponent` (eval/series_eval.py); null = on for tasks=zerosum_heldout,
+    # LLM policies and checkpoint opponents on zero-sum tasks
+    series: Optional[bool] = None
     suite: Optional[str] = None  # reasoning_gym: the Reasoning Gym transfer protocol instead of games
     reasoning_gym: ReasoningGymConfig = field(default_factory=ReasoningGymConfig)
 

@@ -176,11 +176,15 @@ class RLConfig:
     compute_dtype: str = "float32"  # float32 | bfloat16 (master weights stay float32)
     remat: bool = False
     action_tokens: bool = True  # toy mode: prefill <action>, sample one action-name token
-    opponent: str = "self"  # multi-seat tasks: self | random | scripted (rl/seating.py)
+    opponent: str = "self"  # multi-seat tasks: self | random | scripted | checkpoint:<dir> | vllm (rl/seating.py)
+    opponent_server: ServerConfig = field(default_factory=ServerConfig)  # rl.opponent=vllm: the opponent's server
     train_seats: Any = "all"  # multi-seat tasks: all | [0] | [1] ... (rl/seating.py)
     mode: str = "rl"  # rl (rollouts + advantages) | sft (distillation on rl.sft.data; rl/sft.py)
     sft: SFTConfig = field(default_factory=SFTConfig)
     task_weights: Dict[str, float] = field(default_factory=dict)  # glob -> weight: weighted group draws (rl/mixture.py)
+    # cycle: tasks in turn | uniform: groups drawn uniformly over (variant, seat), the encoding
+    # drawn per episode (zero-sum corpus, gamesmith.md §5.2; rl/variants.py)
+    variant_sampling: str = "cycle"
     # Level-set tasks (procgen): train (and evaluate held-out seeds) on level seeds
     # [start_level, start_level + num_levels); null = each task's default set (200 levels from 0),
     # 0 = every training level. Tasks without level sets ignore both.

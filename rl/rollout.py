@@ -3,9 +3,10 @@
 `run_rollouts(policy, episodes, harness, sampling)` plays N episodes (any mix of tasks) as one
 batch, turn by turn, in phases (`_Rollout`):
 
-1. observe: env states stay batched on device, one batch per task (states of different tasks
-   have different shapes) with a jit(vmap) step and render; each running episode's seat to move
-   comes from `env.to_play` (always 0 for single-agent tasks). A seat held by an array player
+1. observe: env states stay batched on device, one batch per compiled program (`Env.program`;
+   a batch mixing its variants or encodings steps over stacked params) with a jit(vmap) step and
+   render; each running episode's seat to move comes from `env.to_play` (always 0 for
+   single-agent tasks). A seat held by an array player
    gets its action on device; a seat held by a text policy gets its own view rendered
    (`env.render(state, params, seat)`, only what that seat may see) and turned into text;
 2. prompt: each text seat's prompt comes from its own system prompt, view, history window and
@@ -49,7 +50,7 @@ import numpy as np
 
 from glyphjax.core.packed import frame_layout, pack_frame, unpack_frames
 from glyphjax.core.registry import make
-from glyphjax.core.rollout import ArrayPolicy, policy_key, reset_key, step_key
+from glyphjax.core.rollout import ArrayPolicy, policy_key, reset_key, stack_params, step_key
 from glyphjax.core.types import NO_ACTION, Env, Frame
 from glyphjax.harness.parse import OK, TRUNCATED, parse_action
 from glyphjax.harness.prompt import (MEMORY_UPDATE_INSTRUCTION, HarnessConfig, parse_memory,
@@ -140,14 +141,17 @@ class _Move:
 
 
 class _TaskBatch:
-    """The device-side batch of one task: states [B], seeds [B], jitted vmapped step/render."""
+    """The device-side batch of one program: states [B], seeds [B], jitted vmapped step/render.
+    Episodes of one env share its params; a batch mixing envs of the program (variants,
+    encodings) stacks their params on a leading axis (`stack_params`) and steps them in one call."""
 
-    def __init__(self, env: Env, episodes: list[_Episode]):
-        self.env = env
+    def __init__(self, episodes: list[_Episode]):
+        self.env = episodes[0].env
         self.episodes = episodes
         self.seeds = jnp.asarray(np.array([e.seed for e in episodes], np.uint32))
-        self.params = env.default_params()
-        self.fns = _compiled(env)
+        self.mixed = any(e.env is not self.env for e in episodes)
+        self.params = stack_params([e.env for e in episodes]) if self.mixed else self.env.default_params()
+        self.fns = _compiled(self.env, self.mixed)
         self.states = self.fns["reset"](self.seeds, self.params)
 
     def to_play(self) -> np.ndarray:
@@ -172,11 +176,11 @@ class _TaskBatch:
         fns = self.fns
         if "value" not in fns:
             env = self.env
-            fns["value"] = jax.jit(jax.vmap(lambda s, seat, p: env.value(s, p, seat), in_axes=(0, 0, None)))
+            fns["value"] = jax.jit(jax.vmap(lambda s, seat, p: env.value(s, p, seat), in_axes=(0, 0, fns["p_axis"])))
         return np.asarray(jax.device_get(fns["value"](self.states, jnp.asarray(seats, jnp.int32), self.params)))
 
     def array_actions(self, t: int, player: ArrayPlayer) -> np.ndarray:
-        act = _array_player(self.env, player)
+        act = _array_player(self.env, player, self.mixed)
         return np.asarray(jax.device_get(act(self.seeds, jnp.int32(t), self.states, self.params)))
 
     def step(self, t: int, actions: np.ndarray):
@@ -185,34 +189,38 @@ class _TaskBatch:
         return jax.device_get(trans)
 
 
-_COMPILED: dict[tuple, dict] = {}  # Env.program -> jitted fns
+_COMPILED: dict[tuple, dict] = {}  # (Env.program, params stacked) -> jitted fns
 
 
-def _compiled(env: Env) -> dict:
-    """jit(vmap) reset/step/to_play/render of one program (params are an argument), built once
-    per `Env.program`: the variants of a program share the compile. Multi-seat:
-    `render(states, seats, params)` draws row j as seats[j] sees it; single-agent: `render(states, params)`."""
-    if env.program not in _COMPILED:
-        fns = {"reset": jax.jit(jax.vmap(lambda seed, p: env.reset(reset_key(seed), p), in_axes=(0, None))),
+def _compiled(env: Env, stacked: bool = False) -> dict:
+    """jit(vmap) reset/step/to_play/render of one program (params are an argument, one row per
+    episode when `stacked`), built once per `Env.program`: the variants of a program share the
+    compile. Multi-seat: `render(states, seats, params)` draws row j as seats[j] sees it;
+    single-agent: `render(states, params)`."""
+    key = (env.program, stacked)
+    if key not in _COMPILED:
+        pa = 0 if stacked else None
+        fns = {"reset": jax.jit(jax.vmap(lambda seed, p: env.reset(reset_key(seed), p), in_axes=(0, pa))),
                "step": jax.jit(jax.vmap(lambda seed, t, s, a, p: env.step(step_key(seed, t), s, a, p),
-                                        in_axes=(0, None, 0, 0, None))),
-               "players": {}}
+                                        in_axes=(0, None, 0, 0, pa))),
+               "players": {}, "p_axis": pa}
         if env.card.num_players > 1:
             fns["to_play"] = jax.jit(jax.vmap(env.to_play))
-            fns["render"] = jax.jit(jax.vmap(lambda s, seat, p: pack_frame(env.render(s, p, seat)), in_axes=(0, 0, None)))
+            fns["render"] = jax.jit(jax.vmap(lambda s, seat, p: pack_frame(env.render(s, p, seat)), in_axes=(0, 0, pa)))
         else:
-            fns["render"] = jax.jit(jax.vmap(lambda s, p: pack_frame(env.render(s, p)), in_axes=(0, None)))
-        _COMPILED[env.program] = fns
-    return _COMPILED[env.program]
+            fns["render"] = jax.jit(jax.vmap(lambda s, p: pack_frame(env.render(s, p)), in_axes=(0, pa)))
+        _COMPILED[key] = fns
+    return _COMPILED[key]
 
 
-def _array_player(env: Env, player: ArrayPlayer) -> Callable:
+def _array_player(env: Env, player: ArrayPlayer, stacked: bool = False) -> Callable:
     """jit(vmap) of an array player over one program's batch: (seeds, t, states, params) -> int32[B]."""
-    players = _compiled(env)["players"]
+    fns = _compiled(env, stacked)
+    players = fns["players"]
     if id(player) not in players:
         def act(seed, t, state, params):
             return jnp.asarray(player.fn(policy_key(seed, t), state, params), jnp.int32)
-        players[id(player)] = (player, jax.jit(jax.vmap(act, in_axes=(0, None, 0, None))))
+        players[id(player)] = (player, jax.jit(jax.vmap(act, in_axes=(0, None, 0, fns["p_axis"]))))
     return players[id(player)][1]
 
 
@@ -266,7 +274,8 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
                  max_model_len: int | None = None,
                  on_episode: Callable[[EpisodeRecord], None] | None = None,
                  timings: dict[str, float] | None = None, record_values: bool = False,
-                 envs: Mapping[str, Env] | None = None) -> list[EpisodeRecord]:
+                 envs: Mapping[str, Env] | None = None,
+                 episode_envs: Sequence[Env | None] | None = None) -> list[EpisodeRecord]:
     """Play `episodes` ((task id, seed) pairs) with text policies; return their records in order
     (one per episode for single-agent tasks; one per text seat, by seat, for multi-seat ones).
 
@@ -279,13 +288,19 @@ def run_rollouts(policy: Policy, episodes: Sequence[tuple[str, int]], harness: H
     defines `value(state, params, seat)` (the zero-sum templates' V(s)) the value of the state the
     seat decides in (`TurnRecord.value`), for the trainer's per-decision state-value term.
     `envs`: task id -> the Env to play it with instead of `make(task)` (the same task over another
-    level set, e.g. `env.with_levels(...)`).
+    level set, e.g. `env.with_levels(...)`). `episode_envs`: one Env (or None) per episode, taking
+    precedence over `envs` (e.g. a zero-sum variant in the encoding drawn for that episode,
+    rl/variants.py); envs of one program are stepped in one vmapped call over stacked params.
     """
     harness = harness or HarnessConfig()
     sampling = sampling or SamplingParams()
     if max_turns is not None and max_turns < 1:
         raise ValueError("max_turns must be >= 1")
-    eps = _episodes(policy, episodes, _opponents_per_episode(opponents, len(episodes)), harness, envs or {})
+    if episode_envs is not None and len(episode_envs) != len(episodes):
+        raise ValueError(f"episode_envs has {len(episode_envs)} entries for {len(episodes)} episodes; give one "
+                         "Env (or None) per episode")
+    eps = _episodes(policy, episodes, _opponents_per_episode(opponents, len(episodes)), harness, envs or {},
+                    episode_envs or [None] * len(episodes))
     run = _Rollout(eps, harness, sampling, memory_sampling or sampling, max_turns, max_model_len,
                    TrajectoryWriter(out_path) if out_path is not None else None, on_episode, _Clock(timings),
                    record_values)
@@ -305,11 +320,11 @@ def _opponents_per_episode(opponents: Opponents, n: int) -> list[Mapping[int, Pl
 
 
 def _episodes(policy: Policy, episodes: Sequence[tuple[str, int]], seatings: list[Mapping[int, Player]],
-              harness: HarnessConfig, envs: Mapping[str, Env]) -> list[_Episode]:
+              harness: HarnessConfig, envs: Mapping[str, Env], episode_envs: Sequence[Env | None]) -> list[_Episode]:
     """The episodes to play, each with its seats given to text policies and array players."""
     eps = []
-    for i, ((task, seed), seating) in enumerate(zip(episodes, seatings)):
-        env = envs[task] if task in envs else make(task)
+    for i, ((task, seed), seating, own) in enumerate(zip(episodes, seatings, episode_envs)):
+        env = own if own is not None else envs[task] if task in envs else make(task)
         n = env.card.num_players
         if not 0 <= int(seed) < 2 ** 32:
             raise ValueError(f"{task}: seed {seed} is not in [0, 2**32)")
@@ -340,10 +355,10 @@ class _Rollout:
         self.eps, self.harness, self.sampling, self.memory_sampling = eps, harness, sampling, memory_sampling
         self.record_values = record_values
         self.max_turns, self.writer, self.on_episode, self.clock = max_turns, writer, on_episode, clock
-        by_task: dict[str, list[_Episode]] = {}
+        by_program: dict[tuple, list[_Episode]] = {}
         for e in eps:
-            by_task.setdefault(e.task, []).append(e)
-        self.batches = [_TaskBatch(group[0].env, group) for group in by_task.values()]
+            by_program.setdefault(e.env.program, []).append(e)
+        self.batches = [_TaskBatch(group) for group in by_program.values()]
         self.guards: dict[int, tuple[_ContextGuard, _ContextGuard]] = {}
         for e in eps:
             for seat in e.seats.values():
@@ -412,17 +427,15 @@ class _Rollout:
                 continue
             frames = batch.frames(to_play)
             if text_rows:
-                picked = jax.tree.map(lambda x: x[np.asarray(text_rows)], frames)
                 values = batch.values(to_play) if self.record_values else None
-                for j, obs in zip(text_rows, render_batch(batch.env.card, picked)):
+                for j, obs in zip(text_rows, _observations(batch, frames, text_rows)):
                     e = batch.episodes[j]
                     v = None if values is None else float(values[j])
-                    moves.append(_Move(e, e.seats[int(to_play[j])], obs.render(), value=v))
+                    moves.append(_Move(e, e.seats[int(to_play[j])], obs, value=v))
             if narrated:
-                picked = jax.tree.map(lambda x: x[np.asarray([j for j, _ in narrated])], frames)
-                for (j, a), obs in zip(narrated, render_batch(batch.env.card, picked)):
+                for (j, a), obs in zip(narrated, _observations(batch, frames, [j for j, _ in narrated])):
                     e = batch.episodes[j]
-                    self._narrate(e, e.seats[int(to_play[j])], obs.render(), a)
+                    self._narrate(e, e.seats[int(to_play[j])], obs, a)
         return moves, actions
 
     def _narrate(self, e: _Episode, seat: _Seat, observation: str, action: int) -> None:
@@ -541,6 +554,20 @@ class _Rollout:
                     self.writer.write(rec)
                 if self.on_episode is not None:
                     self.on_episode(rec)
+
+
+def _observations(batch: _TaskBatch, frames: Frame, rows: list[int]) -> list[str]:
+    """The text of rows `rows` of a batch's frames, each through its own episode's card (the
+    legend and HUD of a variant or encoding), one vectorised render per card."""
+    out: list[str] = [""] * len(rows)
+    by_env: dict[int, list[int]] = {}
+    for k, j in enumerate(rows):
+        by_env.setdefault(id(batch.episodes[j].env), []).append(k)
+    for ks in by_env.values():
+        picked = jax.tree.map(lambda x: x[np.asarray([rows[k] for k in ks])], frames)
+        for k, obs in zip(ks, render_batch(batch.episodes[rows[ks[0]]].env.card, picked)):
+            out[k] = obs.render()
+    return out
 
 
 def _by_policy(moves: list[_Move]) -> dict[int, list[_Move]]:

@@ -1,9 +1,12 @@
 """Who sits where when the trainer plays multi-seat games, and which seats' turns it trains.
 
-Two config keys (conf/rl/default.yaml):
+Config keys (conf/rl/default.yaml):
 - `rl.opponent`: `self` (the trained policy plays every seat: self-play), `random` (uniformly
   random legal moves, `env.legal`) or `scripted` (the task's `scripted_policy`), the last two as
-  array players run on device.
+  array players run on device; or a frozen text policy through the same engine:
+  `checkpoint:<dir>` (the local JAX model over a model directory or a glyphjax-train run
+  directory, never updated) or `vllm` (a model served by vLLM at `rl.opponent_server.url`, name
+  `rl.opponent_server.model`). A text opponent's turns are recorded but never trained on.
 - `rl.train_seats`: `all` or a list of seats, e.g. `[0]`. Only these seats' turns become training
   samples. Against an array opponent the policy plays these seats, one per episode, taken in turn
   by the episode's place in its group (episode j plays `train_seats[j % len(train_seats)]`).
@@ -29,7 +32,29 @@ from rl.advantages import AdvantageEstimator, EpisodeBatch
 from rl.rollout import ArrayPlayer, Player
 from rl.trajectory import EpisodeRecord
 
-OPPONENTS = ("self", "random", "scripted")
+OPPONENTS = ("self", "random", "scripted", "checkpoint:<dir>", "vllm")
+CHECKPOINT = "checkpoint:"
+TEXT_OPPONENT = "frozen-opponent"  # the policy name a text opponent's records carry
+
+
+def is_text_opponent(opponent: str) -> bool:
+    return opponent == "vllm" or opponent.startswith(CHECKPOINT)
+
+
+class FrozenOpponent:
+    """A text policy in the other seat that training never updates; its records are named
+    TEXT_OPPONENT so the trainer leaves them out."""
+
+    name = TEXT_OPPONENT
+
+    def __init__(self, policy: Any):
+        self._policy = policy
+
+    def complete(self, conversations, sampling):
+        return self._policy.complete(conversations, sampling)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._policy, name)
 
 
 def parse_train_seats(value: Any) -> tuple[int, ...] | None:
@@ -48,8 +73,11 @@ def parse_train_seats(value: Any) -> tuple[int, ...] | None:
 def check_seating(task_ids: Sequence[str], opponent: str, train_seats: tuple[int, ...] | None,
                   key: str = "rl.opponent") -> None:
     """Raise ValueError naming the key when a multi-seat task cannot be seated as configured."""
-    if opponent not in OPPONENTS:
+    if opponent not in OPPONENTS and not is_text_opponent(opponent):
         raise ValueError(f"unknown {key}={opponent!r}; choose one of {', '.join(OPPONENTS)}")
+    if opponent == CHECKPOINT:
+        raise ValueError(f"{key}=checkpoint: needs the directory, e.g. {key}=checkpoint:runs/train (a run "
+                         "directory: its final model, else its latest Orbax checkpoint exported)")
     for task in task_ids:
         card = make(task).card
         if card.num_players == 1:
@@ -61,36 +89,49 @@ def check_seating(task_ids: Sequence[str], opponent: str, train_seats: tuple[int
             raise ValueError(f"{key}=scripted but {task} has no scripted policy; use {key}=random or self")
 
 
-_PLAYERS: dict[tuple[str, str], ArrayPlayer] = {}
+_PLAYERS: dict[tuple, ArrayPlayer] = {}
 
 
 def array_opponent(task: str, opponent: str) -> ArrayPlayer:
-    """The array player `opponent` names for one task (built once, so its program compiles once)."""
-    if (task, opponent) not in _PLAYERS:
-        env = make(task)
+    """The array player `opponent` names for one task, built once per compiled program: it reads
+    only the state and the traced params, so the variants and encodings of a program share it
+    (and its compile)."""
+    env = make(task)
+    key = (env.program, opponent)
+    if key not in _PLAYERS:
         fn = random_legal_policy(env) if opponent == "random" else env.scripted_policy
-        _PLAYERS[task, opponent] = ArrayPlayer(fn, opponent)
-    return _PLAYERS[task, opponent]
+        _PLAYERS[key] = ArrayPlayer(fn, opponent)
+    return _PLAYERS[key]
 
 
 def seatings(episodes: Sequence[tuple[str, int]], positions: Sequence[int], opponent: str,
-             train_seats: tuple[int, ...] | None) -> list[Mapping[int, Player]]:
-    """Per episode the seats the array opponent takes (none for self-play or single-agent tasks).
-    `positions[i]`: episode i's place in its group, which picks the seat the policy plays."""
+             train_seats: tuple[int, ...] | None,
+             seats: Sequence[int | None] | None = None, text: Player | None = None) -> list[Mapping[int, Player]]:
+    """Per episode the seats the opponent takes (none for self-play or single-agent tasks): the
+    array player `opponent` names, or `text` (a FrozenOpponent) for a text opponent.
+    `positions[i]`: episode i's place in its group, which picks the seat the policy plays, unless
+    `seats[i]` names that seat (a group drawn for one seat, rl/variants.py)."""
     out: list[Mapping[int, Player]] = []
-    for (task, _), j in zip(episodes, positions):
+    for i, ((task, _), j) in enumerate(zip(episodes, positions)):
         n = make(task).card.num_players
         if n == 1 or opponent == "self":
             out.append({})
             continue
-        seats = train_seats or tuple(range(n))
-        mine = seats[j % len(seats)]
-        out.append({s: array_opponent(task, opponent) for s in range(n) if s != mine})
+        mine = seats[i] if seats is not None and seats[i] is not None else None
+        if mine is None:
+            order = train_seats or tuple(range(n))
+            mine = order[j % len(order)]
+        player = text if is_text_opponent(opponent) else array_opponent(task, opponent)
+        if player is None:
+            raise ValueError(f"rl.opponent={opponent} is a text policy: pass it as `text` (Trainer builds it)")
+        out.append({s: player for s in range(n) if s != mine})
     return out
 
 
 def trained(record: EpisodeRecord, train_seats: tuple[int, ...] | None) -> bool:
-    """Whether the trainer learns from this record's turns."""
+    """Whether the trainer learns from this record's turns (never a frozen opponent's)."""
+    if record.policy == TEXT_OPPONENT:
+        return False
     return record.returns is None or train_seats is None or record.seat in train_seats
 
 

@@ -120,6 +120,7 @@ def validate(cfg: Any) -> Plan:
     except ValueError as e:
         raise ConfigError(f"tasks.ids: {e}") from None
     opponent, train_seats = _seating(cfg, ids)
+    _check_variant_sampling(cfg)
     envs = _level_envs(ids, _get(cfg, "rl.num_levels"), _get(cfg, "rl.start_level", 0))
     policy = _get(cfg, "policy.name")
     if policy not in POLICIES:
@@ -155,6 +156,17 @@ def validate(cfg: Any) -> Plan:
         except PolicyServerError as e:
             raise ConfigError(f"vLLM server at {url} is not usable: {e}") from None
     return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step, opponent, train_seats, mode, envs)
+
+
+def _check_variant_sampling(cfg: Any) -> None:
+    """rl.variant_sampling is a known sampler and not combined with another group draw."""
+    from rl.variants import SAMPLERS
+    how = _get(cfg, "rl.variant_sampling", "cycle")
+    if how not in SAMPLERS:
+        raise ConfigError(f"unknown rl.variant_sampling={how!r}; choose one of {', '.join(SAMPLERS)}")
+    if how == "uniform" and (_get(cfg, "rl.task_weights") or _get(cfg, "tasks.mixture")):
+        raise ConfigError("rl.variant_sampling=uniform draws groups uniformly over the variants; it cannot be "
+                          "combined with rl.task_weights or tasks.mixture (drop one of them)")
 
 
 def _sft_updates(cfg: Any) -> int:
@@ -231,7 +243,24 @@ def _seating(cfg: Any, ids: list[str]) -> tuple[str, tuple[int, ...] | None]:
         seating.check_seating(ids, _get(cfg, "eval.opponent", opponent), train_seats, key="eval.opponent")
     except ValueError as e:
         raise ConfigError(str(e)) from None
+    _check_text_opponent(cfg, opponent)
     return opponent, train_seats
+
+
+def _check_text_opponent(cfg: Any, opponent: str) -> None:
+    """A frozen text opponent (rl.opponent=checkpoint:<dir> | vllm) must be reachable before training."""
+    evaluated = _get(cfg, "eval.opponent", opponent)
+    if seating.is_text_opponent(evaluated) and evaluated != opponent:
+        raise ConfigError(f"eval.opponent={evaluated} is a text policy; it can only be the training opponent "
+                          f"(rl.opponent={evaluated}); use eval.opponent=random or scripted")
+    if opponent.startswith(seating.CHECKPOINT):
+        path = Path(os.path.expanduser(opponent[len(seating.CHECKPOINT):]))
+        if not (path / "config.json").is_file():
+            raise ConfigError(f"rl.opponent={opponent}: {path} has no config.json; give a model directory or a "
+                              "glyphjax-train run directory (its exported model)")
+    if opponent == "vllm" and not _get(cfg, "rl.opponent_server.url"):
+        raise ConfigError("rl.opponent=vllm needs rl.opponent_server.url=http://HOST:PORT of the vLLM server "
+                          "serving the opponent (rl.opponent_server.model: its name, null = the only one)")
 
 
 def _check_model(cfg: Any) -> None:
@@ -397,6 +426,8 @@ def _fingerprint(cfg: dict) -> dict:
     seats = {"opponent": rl.get("opponent", "self"), "train_seats": rl.get("train_seats", "all")}
     if seats != {"opponent": "self", "train_seats": "all"}:  # defaults stay out: older checkpoints resume
         fp.update(seats)
+    if rl.get("variant_sampling", "cycle") != "cycle":
+        fp["variant_sampling"] = rl["variant_sampling"]
     return fp
 
 
@@ -455,10 +486,13 @@ class Trainer:
                                        top_p=float(_get(c, "policy.top_p")), top_k=int(_get(c, "policy.top_k")),
                                        max_new_tokens=int(_get(c, "policy.max_new_tokens")), seed=int(c.get("seed", 0)))
         self.policy = self._make_policy(model)
+        self.opponent_policy = self._make_opponent()
         if sft_mode:
             self._load_teacher()
         self.update = 0
         self.task_cursor = 0
+        self.pool = None  # rl.variant_sampling=uniform: the (variant, seat) pairs and encodings (rl/variants.py)
+        self.draws = None  # this update's group draws under rl.variant_sampling=uniform
         self.seed_cursor: dict[str, int] = {t: 0 for t in p.task_ids}
         self.weight_version = 0
         self.log = MetricsLog(p.out_dir / "metrics.jsonl", console=bool(_get(c, "log.console", True)),
@@ -499,6 +533,17 @@ class Trainer:
         return rec
 
     # -- policy ------------------------------------------------------------------------------------
+    def _make_opponent(self):
+        """rl.opponent=checkpoint:<dir> or vllm: the frozen text policy of the other seat (rl/seating.py)."""
+        opponent = self.plan.opponent
+        if not seating.is_text_opponent(opponent):
+            return None
+        from rl.llm_eval import make_policy
+        if opponent == "vllm":
+            return seating.FrozenOpponent(make_policy("vllm", model=_get(self.cfg, "rl.opponent_server.model"),
+                                                      server_url=_get(self.cfg, "rl.opponent_server.url")))
+        return seating.FrozenOpponent(make_policy("local", model=opponent[len(seating.CHECKPOINT):]))
+
     def _make_policy(self, model):
         c = self.cfg
         if self.allowed is not None:
@@ -564,7 +609,15 @@ class Trainer:
         from rl.mixture import draw_groups, task_weights
         p = self.plan
         patterns = dict(_get(self.cfg, "rl.task_weights", {}) or {})
-        if patterns or _get(self.cfg, "tasks.mixture"):
+        self.draws = None
+        if _get(self.cfg, "rl.variant_sampling", "cycle") == "uniform":
+            from rl.variants import draw_update, variant_pool
+            if self.pool is None:
+                self.pool = variant_pool(p.task_ids, p.opponent, p.train_seats)
+            self.draws = draw_update(self.pool, p.groups_per_update, p.group_size, int(_get(self.cfg, "seed", 0)),
+                                     self.update)
+            tasks = [d.task for d in self.draws]
+        elif patterns or _get(self.cfg, "tasks.mixture"):
             tasks = draw_groups(p.task_ids, task_weights(p.task_ids, patterns), p.groups_per_update,
                                 int(_get(self.cfg, "seed", 0)), self.update)
         else:
@@ -585,11 +638,17 @@ class Trainer:
             self.policy._calls = 0  # LocalPolicy keys fold in a call counter: reset so resumed runs match
         sampling = dataclasses.replace(self.sampling, seed=update_seed)
         max_turns = _get(self.cfg, "rl.max_turns")
+        seats, envs = None, None
+        if self.draws is not None:
+            from rl.variants import episode_env
+            seats = [d.seat for d in self.draws for _ in d.encodings]
+            envs = [episode_env(d.task, e) for d in self.draws for e in d.encodings]
         return run_rollouts(self.policy, episodes, self.harness, sampling,
-                            opponents=seating.seatings(episodes, positions, self.plan.opponent, self.plan.train_seats),
+                            opponents=seating.seatings(episodes, positions, self.plan.opponent, self.plan.train_seats,
+                                                       seats, self.opponent_policy),
                             max_turns=int(max_turns) if max_turns else None,
                             record_values=self.state_value_beta != 0.0,
-                            envs=self.plan.envs)
+                            envs=self.plan.envs, episode_envs=envs)
 
     def samples_from(self, records, groups) -> tuple[list[Sample], np.ndarray, list]:
         """Training samples of the trained seats' turns, their records' advantages (grouped per
@@ -602,6 +661,14 @@ class Trainer:
             samples.extend(Sample(t.prompt_ids, t.completion_ids, t.logprobs, a, i)
                            for t, a in zip(r.turns, per_turn) if t.completion_ids)
         return samples, adv, records
+
+    def _encodings(self, groups) -> dict:
+        """(task, seed) -> the encoding drawn for that episode under rl.variant_sampling=uniform."""
+        if self.draws is None:
+            return {}
+        from rl.variants import encoding_name
+        return {(task, s): encoding_name(task, e) for (task, seeds), d in zip(groups, self.draws)
+                for s, e in zip(seeds, d.encodings)}
 
     def train_update(self) -> dict:
         if self.plan.mode == "sft":
@@ -627,7 +694,8 @@ class Trainer:
                "rollouts": self.update * p.group_size * p.groups_per_update, "weight_version": self.weight_version,
                "tasks": [t for t, _ in groups], "seeds": [list(sd) for _, sd in groups], "returns": returns,
                "return_mean": float(np.mean(returns)),
-               **_seat_returns(records), **_estimator_log(self.estimator, adv, records),
+               **_seat_returns(records), **_draw_log(self.draws),
+               **_estimator_log(self.estimator, adv, records, self._encodings(groups)),
                "length_mean": float(np.mean([r.length for r in records])),
                "prompt_tokens": int(sum(r.prompt_tokens for r in records)),
                "completion_tokens": int(sum(r.completion_tokens for r in records)),
@@ -671,7 +739,7 @@ class Trainer:
         """Per task, the seating of each held-out episode against `eval.opponent` (multi-seat tasks)."""
         opponent = _get(self.cfg, "eval.opponent", self.plan.opponent)
         return {t: seating.seatings([(t, s) for s in episode_seeds], range(len(episode_seeds)), opponent,
-                                    self.plan.train_seats) for t in self.plan.task_ids}
+                                    self.plan.train_seats, text=self.opponent_policy) for t in self.plan.task_ids}
 
     def run(self, stop_after: int | None = None) -> list[dict]:
         """Train until the budget is spent (or `stop_after` more updates, to simulate preemption)."""
@@ -737,7 +805,17 @@ def turn_advantages(episode_adv: float, record, beta: float) -> list[float]:
     return [episode_adv + beta * (values[k + 1] - values[k]) for k in range(len(turns))]
 
 
-def _estimator_log(estimator, adv: np.ndarray, records) -> dict:
+def _draw_log(draws) -> dict:
+    """Under rl.variant_sampling=uniform: per group the seat drawn (null: every seat) and the
+    encoding of each episode, in the order of `tasks` / `seeds`."""
+    if draws is None:
+        return {}
+    from rl.variants import encoding_name
+    return {"group_seats": [d.seat for d in draws],
+            "encodings": [[encoding_name(d.task, e) for e in d.encodings] for d in draws]}
+
+
+def _estimator_log(estimator, adv: np.ndarray, records, encodings: dict | None = None) -> dict:
     """Per-update estimator diagnostics (gamesmith.md §5.3): the share of exactly-zero advantages,
     Crab's smoothed sigma2_hat / tau2_hat / kappa_hat and the kappa it used, and for multi-seat
     games the draw rate and tau2_enc across the encodings of zero-sum variants."""
@@ -751,7 +829,8 @@ def _estimator_log(estimator, adv: np.ndarray, records) -> dict:
         zs = [r for r in multi if r.task.startswith("zerosum/")]
         if zs and "sigma2_hat" in out:
             keys = [tuple(sorted(seating.descriptor(r.task).items())) + (r.seat,) for r in zs]
-            enc = [r.task.rsplit("/", 1)[1] if "/enc-" in r.task else "identity" for r in zs]
+            enc = [(encodings or {}).get((r.task, r.seed)) or (r.task.rsplit("/", 1)[1] if "/enc-" in r.task
+                                                                 else "identity") for r in zs]
             t = tau2_encoding(np.array([r.episode_return for r in zs]), keys, enc, out["sigma2_hat"])
             if t is not None:
                 out["tau2_enc"] = t

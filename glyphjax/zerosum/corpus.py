@@ -10,6 +10,7 @@ names its template, static size and params, so ids of one size share one compile
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Any, Callable
 
 import numpy as np
@@ -402,3 +403,36 @@ def core_ids() -> set[str]:
         for prefix in ("base", "rule-", "enc-"):
             out.add(f"zerosum/{fam.name}/" + next(v for v in names if v.startswith(prefix)))
     return out
+
+
+@functools.lru_cache(maxsize=None)
+def _declared() -> dict[str, tuple[str, tuple]]:
+    """Every declared variant: task id -> (template, its declaration)."""
+    out = {t: ("grid", d) for t, d in declarations().items()}
+    out.update({t: ("bet", d) for t, d in bet_declarations().items()})
+    out.update({t: ("trade", d) for t, d in trade_declarations().items()})
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def with_encoding(task_id: str, encoding_id: str | None) -> Any:
+    """The env of variant `task_id` (its rules and size) drawn in the encoding of the encoding
+    variant `encoding_id` of the same family (None: the identity encoding). Its card keeps the id
+    `task_id`; it shares `task_id`'s compiled program, so a batch can mix encodings."""
+    declared = _declared()
+    if task_id not in declared:
+        raise ValueError(f"{task_id!r} is not a declared zero-sum variant (zerosum/<family>/<variant>)")
+    template, decl = declared[task_id]
+    enc = None
+    if encoding_id is not None:
+        if encoding_id not in declared or encoding_id.rsplit("/", 1)[0] != task_id.rsplit("/", 1)[0] \
+                or "/enc-" not in encoding_id:
+            raise ValueError(f"{encoding_id!r} is not an encoding variant (zerosum/<family>/enc-<name>) of "
+                             f"{task_id}'s family")
+        enc = declared[encoding_id][1][-1]
+    if template == "grid":
+        n, rules, own = decl
+        return _grid_factory(task_id, n, rules, enc if enc is not None else Encoding())()
+    rules, own = decl
+    build = build_betting if template == "bet" else build_negotiation
+    return build(task_id, rules, enc if enc is not None else type(own)())

@@ -54,6 +54,7 @@ def test_opponent_config__bad_names_depths_and_unplayable_tasks_say_what_to_use(
 
 
 def test_glyphjax_eval__opponent_with_an_llm_policy_is_refused_in_one_line():
-    p = run([*EVAL, "tasks.ids=[zerosum/tictactoe/base]", "policy=vllm", "opponent=random", "seeds=2", "out=null"])
-    assert p.returncode == 2 and "opponent= plays array policies" in p.stderr
+    p = run([*EVAL, "tasks.ids=[zerosum/tictactoe/base,dummy/arrow-1]", "policy=vllm", "opponent=random", "seeds=2",
+             "out=null"])
+    assert p.returncode == 2 and "series on zero-sum variants only" in p.stderr
     assert "Traceback" not in p.stderr

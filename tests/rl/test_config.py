@@ -138,6 +138,7 @@ def test_train_config__gamesmith_presets_carry_the_recipe(tmp_path):
         ("crab", 4.0, 1.0, "self")
     assert sp.rl.rollout_budget // (sp.rl.group_size * sp.rl.groups_per_update) == 200 and sp.rl.group_size == 5
     assert (sp.policy.temperature, sp.policy.max_new_tokens, sp.tasks.name) == (1.0, 16384, "zerosum_train")
+    assert sp.rl.variant_sampling == "uniform"  # variants uniform, the encoding per episode (§5.2)
     sft = compose(["+experiment=gamesmith_sft"], tmp_path)
     assert (sft.rl.mode, sft.rl.sft.epochs, sft.rl.sft.batch_size) == ("sft", 8, 32)
     plan = validate(compose(["+experiment=gamesmith_selfplay_toy"], tmp_path))

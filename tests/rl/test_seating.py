@@ -164,3 +164,43 @@ def test_seatings__scripted_opponent_is_the_games_own_ai(tmp_path):
     assert plan.opponent == "scripted" and plan.train_seats == (1,)
     (seating_0,) = seating.seatings([(task, 3)], [0], "scripted", (1,))
     assert list(seating_0) == [0] and seating_0[0].fn is glyphjax.make(task).scripted_policy
+
+
+def test_trainer__frozen_text_opponent_plays_the_other_seat_and_is_never_trained_on(game, tmp_path, tiny_ckpt):
+    tr = Trainer(_cfg(tmp_path, **{"rl.opponent": f"checkpoint:{tiny_ckpt}", "rl.train_seats": "[0]"}))
+    assert isinstance(tr.opponent_policy, seating.FrozenOpponent)
+    tr.policy = SeatTaggingPolicy()
+    tr.opponent_policy = seating.FrozenOpponent(SeatTaggingPolicy())  # the checkpoint's replies, faked for speed
+    groups = tr.next_groups()
+    records = tr.collect(groups, update_seed=0)
+    assert sorted((r.seat, r.policy) for r in records) == [(0, "tagging")] * 4 + [(1, seating.TEXT_OPPONENT)] * 4
+    samples, adv, kept = tr.samples_from(records, groups)
+    assert [r.seat for r in kept] == [0] * 4 and all(s.completion_ids[0] == 100 for s in samples)
+
+
+def test_trainer__vllm_opponent_is_served_by_its_own_server(game, tmp_path):
+    from fake_openai import FakeOpenAIServer
+
+    def first_free(body, n):  # the served opponent: marks the first free cell it is shown
+        grid = body["messages"][-1]["content"].split("[Grid]\n", 1)[1][:11].replace("\n", "")
+        return f"<action>CELL_{grid.index('·')}</action>"
+    with FakeOpenAIServer(first_free) as srv:
+        tr = Trainer(_cfg(tmp_path, **{"rl.opponent": "vllm", "rl.opponent_server.url": srv.url, "rl.train_seats": "[1]",
+                                       "policy.max_new_tokens": 32}))
+        tr.policy = SeatTaggingPolicy()
+        groups = tr.next_groups()
+        records = tr.collect(groups, update_seed=0)
+    served = [r for r in records if r.policy == seating.TEXT_OPPONENT]
+    assert [r.seat for r in served] == [0] * 4 and srv.chat_count == sum(r.length for r in served) > 0
+    assert all(t.parse_status == "ok" for r in served for t in r.turns)
+    _, _, kept = tr.samples_from(records, groups)
+    assert [r.seat for r in kept] == [1] * 4
+
+
+@pytest.mark.parametrize("over, message", [
+    ({"rl.opponent": "checkpoint:/nowhere"}, "rl.opponent=checkpoint:/nowhere: /nowhere has no config.json"),
+    ({"rl.opponent": "vllm"}, "rl.opponent=vllm needs rl.opponent_server.url"),
+    ({"eval.opponent": "vllm"}, "eval.opponent=vllm is a text policy")])
+def test_validate__text_opponent_problems_name_the_key(game, tmp_path, over, message):
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        validate(_cfg(tmp_path, **over))
