@@ -1,0 +1,104 @@
+"""The duel mechanics (arena.py) and the sports games built on them: each game's scoring, win
+and loss rules on positions set up by hand, with golden frames written from the rules."""
+
+import jax.numpy as jnp
+import pytest
+
+from glyphjax.suites.arcade import arena
+from tests.suites.arcade.test_games import grid, play, start
+
+A = lambda *xs: jnp.array(xs, jnp.int32)  # noqa: E731
+
+
+# --- arena mechanics ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("pos, target, step", [((4, 4), (1, 5), (-1, 0)), ((4, 4), (5, 9), (0, 1)),
+                                               ((4, 4), (6, 2), (1, 0)), ((4, 4), (4, 4), (0, 0))])
+def test_toward__steps_along_the_larger_gap_rows_on_a_tie(pos, target, step):
+    assert arena.toward(A(*pos), A(*target)).tolist() == list(step)
+
+
+def test_track__moves_only_when_the_skill_draw_is_under_the_rate():
+    lo, hi = A(1, 1), A(6, 10)
+    assert arena.track(A(3, 3), A(3, 8), 0.59, 0.6, lo, hi, A(0, 0)).tolist() == [3, 4]
+    assert arena.track(A(3, 3), A(3, 8), 0.61, 0.6, lo, hi, A(0, 0)).tolist() == [3, 3]
+
+
+def test_track__never_steps_onto_the_other_body_or_out_of_the_box():
+    lo, hi = A(1, 1), A(6, 10)
+    assert arena.track(A(3, 3), A(3, 4), 0.0, 1.0, lo, hi, A(3, 4)).tolist() == [3, 3]
+    assert arena.walk(A(1, 10), A(-1, 0), lo, hi, A(5, 5)).tolist() == [1, 10]
+    assert arena.walk(A(1, 10), A(0, 1), lo, hi, A(5, 5)).tolist() == [1, 10]
+
+
+@pytest.mark.parametrize("b, reach, hit", [((4, 6), 2, True), ((5, 5), 2, True), ((5, 6), 2, False),
+                                           ((4, 6), 1, False), ((4, 5), 1, True)])
+def test_in_reach__is_manhattan_distance(b, reach, hit):
+    assert bool(arena.in_reach(A(4, 4), A(*b), reach)) is hit
+
+
+def test_fly__a_ball_bounces_off_the_side_walls_by_the_wall_rule():
+    # walls at columns 0 and 5: 3 -> 4 -> 5 -> 5 (flips, moves only along rows) -> 4
+    pos, vel, path = A(2, 3), A(1, 1), []
+    for _ in range(4):
+        pos, vel = arena.fly(pos, vel, (-1, 0), (10, 5))
+        path.append(pos.tolist())
+    assert path == [[3, 4], [4, 5], [5, 5], [6, 4]] and vel.tolist() == [1, -1]
+
+
+def test_fly__an_open_side_lets_the_ball_leave():
+    pos, vel = arena.fly(A(0, 3), A(-1, 0), (-1, 0), (10, 5))
+    assert pos.tolist() == [-1, 3] and vel.tolist() == [-1, 0]
+
+
+def test_move_action__maps_unit_steps_to_the_duel_vocabulary():
+    assert [int(arena.move_action(A(*d))) for d in arena.DUEL_MOVES] == [0, 1, 2, 3, 4]
+
+
+# --- boxing -------------------------------------------------------------------------------------------
+BX = "miniatari/boxing"
+SURE = 2.0  # rate 2: the opponent steps (u < 2) and punches (u < 1) whenever it can
+
+
+def _ring(cells):
+    rows = ["#" * 12] + ["#" + " " * 10 + "#" for _ in range(6)] + ["#" * 12]
+    for (r, c), g in cells.items():
+        rows[r] = rows[r][:c] + g + rows[r][c + 1:]
+    return rows
+
+
+def test_boxing__a_punch_in_reach_lands_golden_frame():
+    s = start(BX, player=[4, 5], opponent=[4, 7])
+    s, reward, done, message = play(BX, s, "PUNCH", rate=0.0)
+    assert reward == pytest.approx(1 / 5) and not done and message == "Your punch landed."
+    assert int(s.score) == 1 and int(s.cooldown) == 2
+    assert grid(BX, s) == _ring({(4, 5): "@", (4, 7): "&"})
+
+
+def test_boxing__a_punch_out_of_reach_misses_and_the_cooldown_blocks_the_next():
+    s = start(BX, player=[4, 4], opponent=[4, 7])
+    s, reward, _, _ = play(BX, s, "PUNCH", rate=0.0)  # distance 3: a miss
+    assert reward == 0 and int(s.cooldown) == 2
+    s = s.replace(opponent=jnp.array([4, 6], jnp.int32))
+    s, reward, _, _ = play(BX, s, "PUNCH", rate=0.0)  # in reach, but the next punch is 2 turns on
+    assert reward == 0 and int(s.score) == 0
+    s, reward, _, _ = play(BX, s, "PUNCH", rate=0.0)
+    assert reward == pytest.approx(1 / 5)
+
+
+def test_boxing__the_opponent_closes_in_and_punches_back():
+    s = start(BX, player=[4, 3], opponent=[4, 6])
+    s, reward, done, message = play(BX, s, "NOOP", rate=SURE)
+    assert s.opponent.tolist() == [4, 5] and reward == pytest.approx(-1 / 5)
+    assert message == "The opponent punched you." and int(s.phase) == 2 and not done
+    assert grid(BX, s) == _ring({(4, 3): "@", (4, 5): "&"})
+    s, reward, _, _ = play(BX, s, "NOOP", rate=SURE)  # adjacent now, its cooldown still runs
+    assert s.opponent.tolist() == [4, 4] and reward == 0
+
+
+def test_boxing__the_fifth_punch_wins_and_the_opponents_fifth_loses():
+    s = start(BX, player=[4, 5], opponent=[4, 6], score=4)
+    _, reward, done, message = play(BX, s, "PUNCH", rate=0.0)
+    assert done and reward == pytest.approx(1 / 5) and message == "You reached the target. You win!"
+    s = start(BX, player=[4, 5], opponent=[4, 6], opp_score=4)
+    _, reward, done, message = play(BX, s, "NOOP", rate=SURE)
+    assert done and reward == pytest.approx(-1 / 5) and message == "The opponent reached the target. You lose."
