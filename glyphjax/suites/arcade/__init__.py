@@ -17,8 +17,9 @@ from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
+from glyphjax.suites.arcade.tennis import TENNIS
 
-GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BOXING, BREAKOUT, DEMONATTACK, FREEWAY, PONG, SPACEINVADERS)}
+GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BOXING, BREAKOUT, DEMONATTACK, FREEWAY, PONG, SPACEINVADERS, TENNIS)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)

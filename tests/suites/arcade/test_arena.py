@@ -102,3 +102,54 @@ def test_boxing__the_fifth_punch_wins_and_the_opponents_fifth_loses():
     s = start(BX, player=[4, 5], opponent=[4, 6], opp_score=4)
     _, reward, done, message = play(BX, s, "NOOP", rate=SURE)
     assert done and reward == pytest.approx(-1 / 5) and message == "The opponent reached the target. You lose."
+
+
+# --- tennis -------------------------------------------------------------------------------------------
+TN = "miniatari/tennis"  # 10x18, the net on row 5, the opponent's baseline row 1
+
+
+def _court(cells):
+    rows = [" " * 18] * 5 + ["-" * 18] + [" " * 18] * 4
+    for (r, c), g in cells.items():
+        rows[r] = rows[r][:c] + g + rows[r][c + 1:]
+    return rows
+
+
+def test_tennis__a_ball_beside_you_is_struck_back_to_that_side_golden_frame():
+    s = start(TN, ball=[7, 9], ball_vel=[1, 1], player=[8, 11], opponent=[1, 9])
+    s, reward, done, _ = play(TN, s, "NOOP", rate=0.0)
+    assert reward == 0 and not done and s.ball.tolist() == [8, 10] and s.ball_vel.tolist() == [-1, -1]
+    assert grid(TN, s) == _court({(1, 9): "&", (8, 10): "●", (8, 11): "@"})
+
+
+def test_tennis__the_opponent_returns_a_ball_in_line_straight():
+    s = start(TN, ball=[3, 9], ball_vel=[-1, 0], player=[8, 2], opponent=[1, 9])
+    s, reward, _, _ = play(TN, s, "NOOP", rate=0.0)
+    assert reward == 0 and s.ball.tolist() == [2, 9] and s.ball_vel.tolist() == [1, 0]
+
+
+def test_tennis__a_ball_past_the_opponent_is_your_point_and_a_new_serve():
+    s = start(TN, ball=[0, 3], ball_vel=[-1, 0], player=[8, 2], opponent=[1, 12])
+    s, reward, done, message = play(TN, s, "NOOP", rate=0.0)
+    assert reward == pytest.approx(1 / 5) and not done and message == "You won the point."
+    assert int(s.ball[0]) == 5 and 7 <= int(s.ball[1]) <= 10 and int(s.score) == 1
+
+
+def test_tennis__the_opponents_fifth_point_loses():
+    s = start(TN, ball=[9, 2], ball_vel=[1, 0], player=[8, 12], opp_score=4)
+    _, reward, done, message = play(TN, s, "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(-1 / 5) and message == "The opponent reached the target. You lose."
+
+
+def test_tennis__the_opponent_chases_a_coming_ball_and_otherwise_goes_back_to_the_middle():
+    s = start(TN, ball=[4, 3], ball_vel=[-1, 1], player=[8, 12], opponent=[1, 9])
+    chased, *_ = play(TN, s, "NOOP", rate=2.0)
+    going = s.replace(ball_vel=jnp.array([1, 1], jnp.int32), opponent=jnp.array([1, 4], jnp.int32))
+    back, *_ = play(TN, going, "NOOP", rate=2.0)
+    assert chased.opponent.tolist() == [1, 8] and back.opponent.tolist() == [1, 5]
+
+
+def test_tennis__you_cannot_cross_the_net():
+    s = start(TN, ball=[2, 2], ball_vel=[-1, 0], player=[6, 12], opponent=[1, 2])
+    s, *_ = play(TN, s, "UP", rate=0.0)
+    assert s.player.tolist() == [6, 12]
