@@ -153,3 +153,64 @@ def test_tennis__you_cannot_cross_the_net():
     s = start(TN, ball=[2, 2], ball_vel=[-1, 0], player=[6, 12], opponent=[1, 2])
     s, *_ = play(TN, s, "UP", rate=0.0)
     assert s.player.tolist() == [6, 12]
+
+
+# --- ice hockey ---------------------------------------------------------------------------------------
+IH = "miniatari/icehockey"  # 10x16 rink, goals on columns 6-9 of rows 0 (theirs) and 9 (yours)
+
+
+def _rink(cells):
+    rows = [" " * 6 + "=" * 4 + " " * 6] + [" " * 16] * 8 + [" " * 6 + "_" * 4 + " " * 6]
+    for (r, c), g in cells.items():
+        rows[r] = rows[r][:c] + g + rows[r][c + 1:]
+    return rows
+
+
+def _hockey(**fields):
+    base = dict(opponent=[2, 2], ball_vel=[0, 0], phase=0, cooldown=0)
+    return start(IH, **{**base, **fields})
+
+
+def test_icehockey__a_free_puck_within_one_cell_is_picked_up_golden_frame():
+    s = _hockey(player=[7, 8], ball=[5, 9])
+    s, reward, _, _ = play(IH, s, "UP", rate=0.0)
+    assert int(s.phase) == 1 and int(s.cooldown) == 2 and reward == 0
+    assert grid(IH, s) == _rink({(2, 2): "&", (5, 9): "•", (6, 8): "@"})
+    s, *_ = play(IH, s, "LEFT", rate=0.0)  # carried on the cell above you
+    assert s.ball.tolist() == [5, 7] and s.player.tolist() == [6, 7]
+
+
+def test_icehockey__a_shot_in_line_with_the_goal_scores_and_play_restarts():
+    s = _hockey(player=[3, 8], ball=[2, 8], phase=1)
+    s, reward, _, _ = play(IH, s, "SHOOT", rate=0.0)
+    assert int(s.phase) == 0 and s.ball_vel.tolist() == [-1, 0] and reward == 0
+    s, reward, _, _ = play(IH, s, "NOOP", rate=0.0)
+    assert s.ball.tolist() == [1, 8] and reward == 0
+    s, reward, done, message = play(IH, s, "NOOP", rate=0.0)
+    assert reward == pytest.approx(1 / 3) and not done and message == "You scored a goal."
+    assert s.player.tolist() == [7, 8] and s.opponent.tolist() == [3, 8] and int(s.ball[0]) == 5
+
+
+def test_icehockey__a_shot_from_the_side_goes_diagonally_towards_the_goal():
+    s, *_ = play(IH, _hockey(player=[4, 2], ball=[3, 2], phase=1), "SHOOT", rate=0.0)
+    assert s.ball_vel.tolist() == [-1, 1]
+
+
+def test_icehockey__the_puck_bounces_off_the_boards_and_misses_beside_the_goal():
+    s, *_ = play(IH, _hockey(player=[8, 12], ball=[3, 0], ball_vel=[1, -1]), "NOOP", rate=0.0)
+    assert s.ball.tolist() == [4, 0] and s.ball_vel.tolist() == [1, 1]
+    s, reward, _, _ = play(IH, _hockey(player=[8, 12], ball=[1, 4], ball_vel=[-1, 0]), "NOOP", rate=0.0)
+    assert s.ball.tolist() == [0, 4] and reward == 0
+
+
+def test_icehockey__the_opponent_takes_your_puck_at_its_rate():
+    s = _hockey(player=[5, 8], ball=[4, 8], phase=1, opponent=[3, 8])
+    kept, *_ = play(IH, s, "NOOP", rate=0.0)
+    taken, *_ = play(IH, s, "NOOP", rate=2.0)
+    assert int(kept.phase) == 1 and int(taken.phase) == 2 and int(taken.cooldown) == 2
+
+
+def test_icehockey__the_opponent_carrying_the_puck_into_your_goal_wins_its_third():
+    s = _hockey(player=[2, 2], opponent=[8, 8], ball=[9, 8], phase=2, opp_score=2)
+    _, reward, done, message = play(IH, s, "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(-1 / 3) and message == "The opponent reached the target. You lose."
