@@ -1,6 +1,7 @@
 """Duel mechanics of the arcade sports games (boxing, tennis, ice hockey ...): you and one AI
 opponent on a court, reach checks for punches and hits, and a ball or puck that flies and
-bounces off the court's walls, or is carried in front of a body.
+bounces off the court's walls, or is carried in front of a body; and the platform physics of
+the climbing games (`climb_step`: procgen's walk/jump/fall `body_step` plus ladders).
 
 Bodies move one cell a turn inside a box of rows and columns and never onto each other's cell.
 The opponent `track`s a target (you, the ball, the puck, a goal): on a turn where its skill draw
@@ -15,6 +16,7 @@ import jax
 import jax.numpy as jnp
 
 from glyphjax.suites.arcade.physics import wall_bounce
+from glyphjax.suites.procgen.engine import body_step
 
 YOU, RIVAL = "@", "&"
 DUEL_GLYPHS = {YOU: "you", RIVAL: "the opponent"}
@@ -73,3 +75,22 @@ def move_action(delta: jax.Array) -> jax.Array:
     """The index (into NOOP, UP, DOWN, LEFT, RIGHT) of a unit step `delta`; NOOP for (0, 0)."""
     table = jnp.array(DUEL_MOVES, jnp.int32)
     return jnp.argmax((table == delta[None]).all(-1)).astype(jnp.int32)
+
+
+def climb_step(solid: jax.Array, ladder: jax.Array, pos: jax.Array, phase: jax.Array, dx: jax.Array,
+               up: jax.Array, down: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """One turn of a body that walks, jumps and climbs -> (pos, jump phase). On a ladder cell
+    there is no gravity: UP / DOWN climb one row (DOWN only onto ladder), else LEFT / RIGHT step
+    off sideways where not solid. Standing on a ladder's top, DOWN climbs onto it. Anywhere
+    else procgen's `body_step` (UP jumps its arc; a body falls one row a turn until it lands)."""
+    h, w = ladder.shape
+    r, c = pos[0], pos[1]
+    on = ladder[jnp.clip(r, 0, h - 1), c]
+    under = ladder[jnp.clip(r + 1, 0, h - 1), c] & (r + 1 < h)
+    side = jnp.where((c + dx < 0) | (c + dx >= w) | solid[r, jnp.clip(c + dx, 0, w - 1)], c, c + dx)
+    climbed = jnp.where(up, jnp.stack([r - 1, c]), jnp.where(down & under, jnp.stack([r + 1, c]),
+                                                              jnp.stack([r, jnp.where(down, c, side)])))
+    fallen, arc, _, _ = body_step(solid, pos, phase, jnp.bool_(False), dx, up)
+    onto = ~on & down & under
+    nxt = jnp.where(on, climbed, jnp.where(onto, jnp.stack([r + 1, c]), fallen))
+    return nxt.astype(jnp.int32), jnp.where(on | onto, 0, arc).astype(jnp.int32)

@@ -5,7 +5,8 @@ import jax.numpy as jnp
 import pytest
 
 from glyphjax.suites.arcade import arena
-from tests.suites.arcade.test_games import grid, play, start
+from glyphjax.suites.arcade.kangaroo import KANGAROO, _layout
+from tests.suites.arcade.test_games import grid, play, pool, start
 
 A = lambda *xs: jnp.array(xs, jnp.int32)  # noqa: E731
 
@@ -214,3 +215,75 @@ def test_icehockey__the_opponent_carrying_the_puck_into_your_goal_wins_its_third
     s = _hockey(player=[2, 2], opponent=[8, 8], ball=[9, 8], phase=2, opp_score=2)
     _, reward, done, message = play(IH, s, "NOOP", rate=0.0)
     assert done and reward == pytest.approx(-1 / 3) and message == "The opponent reached the target. You lose."
+
+
+# --- platform physics (climb_step) --------------------------------------------------------------------
+def _tower(floor_rows, ladder_cells, h=6, w=5):
+    solid = jnp.zeros((h, w), bool).at[jnp.array(floor_rows)].set(True)
+    ladder = jnp.zeros((h, w), bool)
+    for r, c in ladder_cells:
+        ladder = ladder.at[r, c].set(True)
+    return solid, ladder
+
+
+def _climb(solid, ladder, pos, moves):
+    """Rows/columns a body visits under climb_step for moves in 'N', 'L', 'R', 'U', 'D'."""
+    pos, phase, path = A(*pos), jnp.int32(0), []
+    for m in moves:
+        pos, phase = arena.climb_step(solid, ladder, pos, phase, jnp.int32({"L": -1, "R": 1}.get(m, 0)),
+                                      jnp.bool_(m == "U"), jnp.bool_(m == "D"))
+        path.append(tuple(pos.tolist()))
+    return path
+
+
+def test_climb_step__a_jump_follows_the_seven_turn_arc_and_lands():
+    solid, ladder = _tower([5], [])
+    path = _climb(solid, ladder, (4, 2), "UNNNNNNN")
+    assert [r for r, _ in path] == [3, 2, 1, 1, 2, 3, 4, 4]
+
+
+def test_climb_step__a_floor_overhead_ends_the_rise():
+    solid, ladder = _tower([2, 5], [])
+    assert [r for r, _ in _climb(solid, ladder, (4, 2), "UNNN")] == [3, 3, 4, 4]
+
+
+def test_climb_step__a_ladder_climbs_through_the_floor_above_and_back_down():
+    solid, ladder = _tower([2, 5], [(2, 2), (3, 2), (4, 2)])
+    assert _climb(solid, ladder, (4, 2), "UUUNDD") == [(3, 2), (2, 2), (1, 2), (1, 2), (2, 2), (3, 2)]
+
+
+def test_climb_step__stepping_off_a_ladder_falls_to_the_floor_below():
+    solid, ladder = _tower([2, 5], [(2, 2), (3, 2), (4, 2)])
+    assert _climb(solid, ladder, (3, 2), "RNN") == [(3, 3), (4, 3), (4, 3)]
+    assert _climb(solid, ladder, (2, 2), "RL") == [(2, 2), (2, 2)]  # inside the floor: no way out sideways
+
+
+# --- kangaroo -----------------------------------------------------------------------------------------
+KG = "miniatari/kangaroo"  # 14x12: floors on rows 13, 10, 7, 4; the joey on row 3, column 10
+
+
+def _kangaroo(**fields):
+    solid, ladder = _layout(KANGAROO.mini, A(4, 8, 3))
+    field = jnp.where(ladder, 2, jnp.where(solid, 1, 0)).astype(jnp.int8)
+    return start(KG, field=field, phase=0, **fields)
+
+
+def test_kangaroo__a_new_floor_scores_golden_frame():
+    s, reward, done, message = play(KG, _kangaroo(player=[10, 4]), "UP", rate=0.0)
+    assert reward == pytest.approx(1 / 3) and not done and message == "You reached a new floor."
+    assert grid(KG, s) == [" " * 12] * 3 + [
+        " " * 10 + "☺ ", "═══H════════", "   H        ", "   H        ", "════════H═══",
+        "        H   ", "    @   H   ", "════H═══════", "    H       ", "    H       ", "════════════"]
+
+
+def test_kangaroo__a_floor_pays_once_and_the_top_floor_wins():
+    _, reward, _, _ = play(KG, _kangaroo(player=[10, 4], score=1), "UP", rate=0.0)
+    assert reward == 0
+    _, reward, done, message = play(KG, _kangaroo(player=[4, 3], score=2), "UP", rate=0.0)
+    assert done and reward == pytest.approx(1 / 3) and message == "You reached the target. You win!"
+
+
+def test_kangaroo__a_falling_coconut_kills():
+    s = _kangaroo(player=[9, 6], score=1, bombs=pool([(8, 6)], vel=(1, 0), n=3))
+    _, reward, done, message = play(KG, s, "NOOP", rate=0.0)
+    assert done and reward == -1.0 and message == "A coconut hit you. Game over."
