@@ -287,3 +287,52 @@ def test_kangaroo__a_falling_coconut_kills():
     s = _kangaroo(player=[9, 6], score=1, bombs=pool([(8, 6)], vel=(1, 0), n=3))
     _, reward, done, message = play(KG, s, "NOOP", rate=0.0)
     assert done and reward == -1.0 and message == "A coconut hit you. Game over."
+
+
+# --- frostbite ----------------------------------------------------------------------------------------
+FB = "miniatari/frostbite"  # 10x16: the shore on row 0, floe rows 2, 4, 6, 8
+
+
+def _floes(cells, moving=()):
+    """A frostbite position: floe `cells`; rows in `moving` drift left every turn, others rest."""
+    field = jnp.zeros((10, 16), jnp.int8)
+    for r, c in cells:
+        field = field.at[r, c].set(1)
+    lanes = jnp.zeros((10, 3), jnp.int32).at[:, 2].set(100)
+    for r in moving:
+        lanes = lanes.at[r, 1].set(-1).at[r, 2].set(1)
+    return dict(field=field, lanes=lanes, t=1 if not moving else 0)
+
+
+def test_frostbite__landing_on_a_white_row_adds_a_block_and_turns_it_blue_golden_frame():
+    s = start(FB, player=[0, 4], **_floes([(2, 3), (2, 4), (2, 5), (4, 8)]))
+    s, reward, done, message = play(FB, s, "DOWN")
+    assert reward == pytest.approx(1 / 4) and not done and message == "You added a block to your igloo."
+    water = "~" * 16
+    assert grid(FB, s) == ["." * 16, water, "~~~▒@▒~~~~~~~~~~", water, "~" * 8 + "▓" + "~" * 7] + [water] * 5
+
+
+def test_frostbite__landing_in_the_water_drowns_without_penalty():
+    s = start(FB, player=[0, 8], **_floes([(2, 3), (2, 4), (2, 5)]))
+    _, reward, done, message = play(FB, s, "DOWN")
+    assert done and reward == 0 and message == "You fell into the icy water. Game over."
+    s = start(FB, player=[2, 5], **_floes([(2, 3), (2, 4), (2, 5)]))
+    _, _, done, _ = play(FB, s, "RIGHT")
+    assert done
+
+
+def test_frostbite__you_drift_with_your_floe():
+    s = start(FB, player=[2, 4], phase=1, **_floes([(2, 3), (2, 4), (2, 5)], moving=[2]))
+    s, reward, done, _ = play(FB, s, "NOOP")
+    assert s.player.tolist() == [2, 3] and not done and reward == 0
+    assert grid(FB, s)[2] == "~~▒@▒" + "~" * 11
+
+
+def test_frostbite__a_blue_row_pays_nothing_and_the_fourth_block_wins():
+    s = start(FB, player=[4, 4], phase=0b0001, **_floes([(2, 4), (4, 4)]))
+    s, reward, _, _ = play(FB, s, "UP")
+    assert reward == 0 and int(s.phase) == 0b0001
+    s = start(FB, player=[6, 4], phase=0b0111, score=3, **_floes([(6, 4), (8, 4)]))
+    s, reward, done, message = play(FB, s, "DOWN")
+    assert done and reward == pytest.approx(1 / 4) and message == "You reached the target. You win!"
+    assert int(s.phase) == 0  # every row blue: all white again
