@@ -10,6 +10,7 @@ from glyphjax.core.registry import register
 from glyphjax.core.types import EXTENDED, STANDARD
 from glyphjax.suites.arcade.assault import ASSAULT
 from glyphjax.suites.arcade.asterix import ASTERIX
+from glyphjax.suites.arcade.bowling import BOWLING
 from glyphjax.suites.arcade.boxing import BOXING
 from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
@@ -22,7 +23,7 @@ from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 from glyphjax.suites.arcade.tennis import TENNIS
 
-GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BOXING, BREAKOUT, DEMONATTACK, FREEWAY, FROSTBITE, ICEHOCKEY, KANGAROO, PONG, SPACEINVADERS, TENNIS)}
+GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BOWLING, BOXING, BREAKOUT, DEMONATTACK, FREEWAY, FROSTBITE, ICEHOCKEY, KANGAROO, PONG, SPACEINVADERS, TENNIS)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)

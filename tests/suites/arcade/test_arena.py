@@ -336,3 +336,46 @@ def test_frostbite__a_blue_row_pays_nothing_and_the_fourth_block_wins():
     s, reward, done, message = play(FB, s, "DOWN")
     assert done and reward == pytest.approx(1 / 4) and message == "You reached the target. You win!"
     assert int(s.phase) == 0  # every row blue: all white again
+
+
+# --- bowling ------------------------------------------------------------------------------------------
+BW = "miniatari/bowling"  # 10x12: pins on rows 1-4 (row 1: columns 3, 5, 7, 9; the head pin 4, 6)
+RACK = ["   i i i i  ", "    i i i   ", "     i i    ", "      i     "]
+
+
+def _lane(pins=None, **fields):
+    field = jnp.zeros((10, 12), jnp.int8)
+    for r, row in enumerate(RACK):
+        for c, g in enumerate(row):
+            if g == "i" and (pins is None or (1 + r, c) in pins):
+                field = field.at[1 + r, c].set(1)
+    return start(BW, **{"field": field, "player": [9, 6], "cooldown": 1, **fields})
+
+
+def test_bowling__the_ball_fells_the_head_pin_and_it_knocks_the_two_behind_golden_frame():
+    s, reward, _, message = play(BW, _lane(ball=[5, 6]), "NOOP", rate=2.0)
+    assert reward == pytest.approx(1 / 20) and message == "Pins fell."
+    s, reward, _, _ = play(BW, s, "NOOP", rate=2.0)
+    assert reward == pytest.approx(2 / 20)
+    assert grid(BW, s) == [" " * 12] + RACK[:2] + ["     /●/    ", " " * 12] + [" " * 12] * 4 + ["      @     "]
+    s, reward, _, _ = play(BW, _lane(ball=[4, 6], field=s.field.at[3].set(0).at[4, 6].set(2)), "NOOP", rate=0.0)
+    assert reward == 0  # rate 0: a falling pin knocks nothing
+
+
+def test_bowling__a_strike_sets_up_a_new_rack_for_the_next_frame():
+    s = _lane(pins={(4, 6)}, ball=[5, 6])
+    for _ in range(6):  # the ball leaves the lane on the 6th turn (rows 4, 3, 2, 1, 0, gone)
+        s, *_ = play(BW, s, "LEFT", rate=0.0)  # LEFT is ignored while the roll lasts
+    assert int(s.cooldown) == 0 and int(s.phase) == 2 and s.player.tolist() == [9, 6]
+    assert int((s.field == 1).sum()) == 10
+
+
+def test_bowling__the_end_of_the_last_frame_ends_the_game_without_penalty():
+    s = _lane(pins={(1, 3)}, ball=[0, 6], phase=5)
+    _, reward, done, message = play(BW, s, "NOOP", rate=0.0)
+    assert done and reward == 0 and message == "The last frame is over. Game over."
+
+
+def test_bowling__the_twentieth_pin_wins():
+    _, reward, done, message = play(BW, _lane(ball=[5, 6], score=19), "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(1 / 20) and message == "You reached the target. You win!"
