@@ -15,6 +15,7 @@ from glyphjax.suites.arcade.boxing import BOXING
 from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
+from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
 from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.frostbite import FROSTBITE
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
@@ -23,7 +24,7 @@ from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 from glyphjax.suites.arcade.tennis import TENNIS
 
-GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BOWLING, BOXING, BREAKOUT, DEMONATTACK, FREEWAY, FROSTBITE, ICEHOCKEY, KANGAROO, PONG, SPACEINVADERS, TENNIS)}
+GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BOWLING, BOXING, BREAKOUT, DEMONATTACK, FISHINGDERBY, FREEWAY, FROSTBITE, ICEHOCKEY, KANGAROO, PONG, SPACEINVADERS, TENNIS)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)

@@ -379,3 +379,46 @@ def test_bowling__the_end_of_the_last_frame_ends_the_game_without_penalty():
 def test_bowling__the_twentieth_pin_wins():
     _, reward, done, message = play(BW, _lane(ball=[5, 6], score=19), "NOOP", rate=0.0)
     assert done and reward == pytest.approx(1 / 20) and message == "You reached the target. You win!"
+
+
+# --- fishing derby ------------------------------------------------------------------------------------
+FD = "miniatari/fishingderby"  # 10x14: the surface row 0, the shark on row 1, your half columns 0-6
+
+
+def _lake(fish, kinds=None, **fields):
+    base = dict(t=1, opponent=[5, 12], ball=[1, 10], ball_vel=[0, 1],
+                foes=pool(fish, kinds=kinds, n=4))  # t = 1: the fish rest (period 2)
+    return start(FD, **{**base, **fields})
+
+
+def test_fishingderby__a_free_hook_on_a_fish_hooks_it_golden_frame():
+    s, reward, _, _ = play(FD, _lake([(4, 3)], player=[3, 3]), "DOWN", rate=0.0)
+    assert reward == 0 and int(s.foes.kind[0]) == 1
+    rows = ["≈" * 14, " " * 11 + "S  ", " " * 14, " " * 14, "   J" + " " * 10, " " * 12 + "L "] + [" " * 14] * 4
+    assert grid(FD, s) == rows
+
+
+def test_fishingderby__with_a_fish_on_only_reel_moves_the_hook():
+    s = _lake([(4, 3)], kinds=[1], player=[4, 3])
+    s, *_ = play(FD, s, "LEFT", rate=0.0)
+    assert s.player.tolist() == [4, 3]
+    s, *_ = play(FD, s, "REEL", rate=0.0)
+    assert s.player.tolist() == [3, 3] and s.foes.pos[0].tolist() == [3, 3]
+
+
+def test_fishingderby__a_fish_reeled_to_the_surface_is_caught_and_replaced():
+    s, reward, done, message = play(FD, _lake([(1, 3)], kinds=[1], player=[1, 3]), "REEL", rate=0.0)
+    assert reward == pytest.approx(1 / 3) and not done and message == "You caught a fish."
+    assert int(s.foes.kind[0]) == 0 and int(s.foes.pos[0, 0]) == 2 and s.player.tolist() == [1, 3]
+
+
+def test_fishingderby__the_shark_eats_a_hooked_fish_on_its_cell():
+    s = _lake([(2, 5)], kinds=[1], player=[2, 5], ball=[1, 4])
+    s, reward, _, message = play(FD, s, "REEL", rate=0.0)
+    assert reward == 0 and message == "The shark ate a hooked fish." and int(s.foes.kind[0]) == 0
+
+
+def test_fishingderby__the_opponents_third_fish_loses():
+    s = _lake([(1, 10)], kinds=[2], player=[5, 2], opponent=[1, 10], ball=[1, 2], opp_score=2)
+    _, reward, done, message = play(FD, s, "NOOP", rate=2.0)
+    assert done and reward == pytest.approx(-1 / 3) and message == "The opponent reached the target. You lose."
