@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
+from glyphjax.core.grid import shift
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, new_state
 
 PIN, FALLING, BALL, BOWLER = "i", "/", "●", "@"
@@ -65,7 +66,7 @@ def _step(draws, state, action, s: Setting, params):
                      jnp.where(thrown, jnp.stack([h - 2, you[1]]), state.ball)).astype(jnp.int32)
     field = state.field
     falling = field == FELL
-    behind = jnp.zeros_like(falling).at[:-1, 1:].set(falling[1:, :-1]) | jnp.zeros_like(falling).at[:-1, :-1].set(falling[1:, 1:])
+    behind = shift(falling, -1, 1, False) | shift(falling, -1, -1, False)  # one row up, one column aside
     knocked = (field == STANDING) & behind & (draws.uniform((h, w)) < params.rate)
     struck = (jnp.arange(h)[:, None] == ball[0]) & (jnp.arange(w)[None, :] == ball[1]) & (field == STANDING)
     new = knocked | struck

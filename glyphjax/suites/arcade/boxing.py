@@ -16,7 +16,8 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from glyphjax.core.grid import border_mask
-from glyphjax.suites.arcade.arena import DUEL_GLYPHS, DUEL_MOVES, RIVAL, YOU, in_reach, move_action, toward, track, walk
+from glyphjax.suites.arcade.arena import (DUEL_GLYPHS, DUEL_MOVES, RIVAL, YOU, in_reach, move_action, toward, track,
+                                          walk)
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 
 ROPE = "#"

@@ -85,7 +85,8 @@ def _step(draws, state, action, s: Setting, params):
     turn = (shark[1] < 0) | (shark[1] > w - 1)
     shark_vel = jnp.where(turn, -state.ball_vel, state.ball_vel)
     shark = jnp.where(turn, state.ball, shark)
-    swim = entities.advance(state.foes, h, w, edge="bounce", moving=(state.foes.kind == FREE) & (state.t % params.period == 0))
+    swims = (state.foes.kind == FREE) & (state.t % params.period == 0)
+    swim = entities.advance(state.foes, h, w, edge="bounce", moving=swims)
     pos = jnp.where((swim.kind == YOURS)[:, None], you, jnp.where((swim.kind == THEIRS)[:, None], opp, swim.pos))
     fish = swim.replace(pos=pos.astype(jnp.int32))
     on = lambda hook: fish.alive & (fish.kind == FREE) & (fish.pos == hook[None]).all(-1)  # noqa: E731

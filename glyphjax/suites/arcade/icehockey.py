@@ -9,8 +9,8 @@ columns) picks it up and carries it on the cell in front (yours above you, the o
 it). You take the puck off the opponent by coming within one cell of it; it takes it off you
 that way with probability `rate`. SHOOT sends the puck you carry off towards the goal (straight
 when you are in line with the goal, else diagonally towards it). Whenever the puck changes hands
-(a shot, a pick-up, a take), nobody can take it for the next `HANDS_OFF` turns. The puck on a goal's cells is a goal (carried in or shot), and play restarts
-with a face-off. The opponent skates after the puck with probability `rate` (0.6 / 0.7) a turn
+(a shot, a pick-up, a take), nobody can take it for the next `HANDS_OFF` turns. The puck on a
+goal's cells is a goal (carried in or shot), and play restarts with a face-off. The opponent skates after the puck with probability `rate` (0.6 / 0.7) a turn
 and, carrying it, towards your goal, shooting from `RANGE` rows out (deterministic given the key).
 """
 
@@ -19,7 +19,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from glyphjax.suites.arcade.arena import DUEL_GLYPHS, DUEL_MOVES, RIVAL, YOU, carried, fly, move_action, toward, track, walk
+from glyphjax.suites.arcade.arena import (DUEL_GLYPHS, DUEL_MOVES, RIVAL, YOU, carried, fly, move_action, toward,
+                                          track, walk)
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 
 THEIR_GOAL, MY_GOAL, PUCK = "=", "_", "•"
@@ -52,7 +53,8 @@ def _rules(s: Setting) -> str:
 def _faceoff(draws, s: Setting, state):
     h, w = s.size
     puck = jnp.stack([jnp.int32(h // 2), draws.randint(w // 2 - 1, w // 2 + 1)]).astype(jnp.int32)
-    return state.replace(player=jnp.array([h // 2 + 2, w // 2], jnp.int32), opponent=jnp.array([h // 2 - 2, w // 2], jnp.int32),
+    return state.replace(player=jnp.array([h // 2 + 2, w // 2], jnp.int32),
+                         opponent=jnp.array([h // 2 - 2, w // 2], jnp.int32),
                          ball=puck, ball_vel=jnp.zeros(2, jnp.int32), phase=jnp.int32(FREE), cooldown=jnp.int32(0))
 
 
