@@ -49,6 +49,11 @@ def in_reach(a: jax.Array, b: jax.Array, reach: int) -> jax.Array:
     return jnp.abs(a - b).sum() <= reach
 
 
+def beside(a: jax.Array, b: jax.Array) -> jax.Array:
+    """Is cell b on cell a or one of its eight neighbours? (a racket, a stick or a grab reaches it)"""
+    return (jnp.abs(a - b) <= 1).all()
+
+
 def fly(pos: jax.Array, vel: jax.Array, lo: tuple[int, int], hi: tuple[int, int]) -> tuple[jax.Array, jax.Array]:
     """One turn of a flying ball between walls lo..hi (per axis) under physics.wall_bounce on
     both axes -> (pos, vel). A bound of -1 / size (outside the field) leaves that side open."""

@@ -19,8 +19,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from glyphjax.suites.arcade.arena import (DUEL_GLYPHS, DUEL_MOVES, RIVAL, YOU, carried, fly, move_action, toward,
-                                          track, walk)
+from glyphjax.suites.arcade.arena import (DUEL_GLYPHS, DUEL_MOVES, RIVAL, YOU, beside, carried, fly, move_action,
+                                          toward, track, walk)
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 
 THEIR_GOAL, MY_GOAL, PUCK = "=", "_", "•"
@@ -90,10 +90,9 @@ def _step(draws, state, action, s: Setting, params):
     vel = jnp.where(shot, _aim(puck, w, -1), jnp.where(their_shot, _aim(puck, w, 1), flown_vel))
     holder = jnp.where(shot | their_shot, FREE, state.phase)
     cooldown = jnp.where(shot | their_shot, HANDS_OFF, jnp.maximum(state.cooldown - 1, 0))
-    near = lambda body: (jnp.abs(puck - body) <= 1).all()  # noqa: E731
     open_ = cooldown == 0
-    mine = open_ & (holder != MINE) & near(you)
-    theirs = open_ & ~mine & near(opp) & ((holder == FREE) | (draws.uniform() < params.rate))
+    mine = open_ & (holder != MINE) & beside(puck, you)
+    theirs = open_ & ~mine & beside(puck, opp) & ((holder == FREE) | (draws.uniform() < params.rate))
     holder = jnp.where(mine, MINE, jnp.where(theirs, THEIRS, holder))
     cooldown = jnp.where(mine | theirs, HANDS_OFF, cooldown)
     lo, hi = mouth(w)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from glyphjax.suites.arcade.arena import (DUEL_GLYPHS, DUEL_MOVES, RIVAL, YOU, fly, hit_back, move_action, toward,
+from glyphjax.suites.arcade.arena import (DUEL_GLYPHS, DUEL_MOVES, RIVAL, YOU, beside, fly, hit_back, move_action, toward,
                                           track, walk)
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 from glyphjax.suites.arcade.physics import fold
@@ -57,8 +57,7 @@ def _step(draws, state, action, s: Setting, params):
     aim = jnp.stack([state.opponent[0], jnp.where(state.ball_vel[0] < 0, state.ball[1], w // 2)])
     opp = track(state.opponent, aim, draws.uniform(), params.rate, 0, jnp.array([h // 2 - 1, w - 1]), you)
     ball, vel = fly(state.ball, state.ball_vel, (-1, 0), (h, w - 1))
-    near = lambda body: (jnp.abs(ball - body) <= 1).all()  # noqa: E731
-    mine, theirs = (vel[0] > 0) & near(you), (vel[0] < 0) & near(opp)
+    mine, theirs = (vel[0] > 0) & beside(ball, you), (vel[0] < 0) & beside(ball, opp)
     vel = jnp.where(mine, hit_back(ball, you, -1), jnp.where(theirs, hit_back(ball, opp, 1), vel))
     scored, conceded = ball[0] < 0, ball[0] > h - 1
     point = scored | conceded

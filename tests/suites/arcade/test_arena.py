@@ -37,6 +37,11 @@ def test_in_reach__is_manhattan_distance(b, reach, hit):
     assert bool(arena.in_reach(A(4, 4), A(*b), reach)) is hit
 
 
+@pytest.mark.parametrize("b, hit", [((5, 5), True), ((3, 4), True), ((4, 4), True), ((4, 6), False), ((6, 5), False)])
+def test_beside__is_the_cell_or_its_eight_neighbours(b, hit):
+    assert bool(arena.beside(A(4, 4), A(*b))) is hit
+
+
 def test_fly__a_ball_bounces_off_the_side_walls_by_the_wall_rule():
     # walls at columns 0 and 5: 3 -> 4 -> 5 -> 5 (flips, moves only along rows) -> 4
     pos, vel, path = A(2, 3), A(1, 1), []
