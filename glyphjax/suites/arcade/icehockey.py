@@ -10,8 +10,9 @@ it). You take the puck off the opponent by coming within one cell of it; it take
 that way with probability `rate`. SHOOT sends the puck you carry off towards the goal (straight
 when you are in line with the goal, else diagonally towards it). Whenever the puck changes hands
 (a shot, a pick-up, a take), nobody can take it for the next `HANDS_OFF` turns. The puck on a
-goal's cells is a goal (carried in or shot), and play restarts with a face-off. The opponent skates after the puck with probability `rate` (0.6 / 0.7) a turn
-and, carrying it, towards your goal, shooting from `RANGE` rows out (deterministic given the key).
+goal's cells is a goal (carried in or shot), and play restarts with a face-off. The opponent
+skates after the puck with probability `rate` (0.6 / 0.7) a turn and, carrying it, towards your
+goal, shooting from `RANGE` rows out (deterministic given the key).
 """
 
 from __future__ import annotations

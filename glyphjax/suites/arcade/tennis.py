@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from glyphjax.suites.arcade.arena import (DUEL_GLYPHS, DUEL_MOVES, RIVAL, YOU, beside, fly, hit_back, move_action, toward,
-                                          track, walk)
+from glyphjax.suites.arcade.arena import (DUEL_GLYPHS, DUEL_MOVES, RIVAL, YOU, beside, fly, hit_back, move_action,
+                                          toward, track, walk)
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 from glyphjax.suites.arcade.physics import fold
 
