@@ -1,7 +1,7 @@
 """Duel mechanics of the arcade sports games (boxing, tennis, ice hockey ...): you and one AI
 opponent on a court, reach checks for punches and hits, and a ball or puck that flies and
 bounces off the court's walls, or is carried in front of a body; and the platform physics of
-the climbing games (`climb_step`: procgen's walk/jump/fall `body_step` plus ladders).
+the climbing games (`climb_step`: core.platform's walk/jump/fall `body_step` plus ladders).
 
 Bodies move one cell a turn inside a box of rows and columns and never onto each other's cell.
 The opponent `track`s a target (you, the ball, the puck, a goal): on a turn where its skill draw
@@ -16,7 +16,7 @@ import jax
 import jax.numpy as jnp
 
 from glyphjax.suites.arcade.physics import wall_bounce
-from glyphjax.suites.procgen.engine import body_step
+from glyphjax.core.platform import body_step
 
 YOU, RIVAL = "@", "&"
 DUEL_GLYPHS = {YOU: "you", RIVAL: "the opponent"}
@@ -87,7 +87,7 @@ def climb_step(solid: jax.Array, ladder: jax.Array, pos: jax.Array, phase: jax.A
     """One turn of a body that walks, jumps and climbs -> (pos, jump phase). On a ladder cell
     there is no gravity: UP / DOWN climb one row (DOWN only onto ladder), else LEFT / RIGHT step
     off sideways where not solid. Standing on a ladder's top, DOWN climbs onto it. Anywhere
-    else procgen's `body_step` (UP jumps its arc; a body falls one row a turn until it lands)."""
+    else `core.platform.body_step` (UP jumps its arc; a body falls one row a turn until it lands)."""
     h, w = ladder.shape
     r, c = pos[0], pos[1]
     on = ladder[jnp.clip(r, 0, h - 1), c]
