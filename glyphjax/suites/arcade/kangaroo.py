@@ -4,8 +4,9 @@ MiniAtari: 14x12 field, N = 3 floors, 300 turns (the reference's 3 floors). Atar
 N = 5 floors, 1,000 turns (the catalogue's horizon; the reference's Atari game pays fruit and
 monkeys, 20 units, which ours does not have). Floors are every third row from the bottom; one
 ladder (`LADDER`) joins each floor to the next, on alternating halves of the tower at a column
-drawn at reset. You walk, jump (UP off a ladder: the 7-turn arc of core.platform; floors are solid, so a
-jump never reaches the next floor) and climb (UP / DOWN on a ladder) under `arena.climb_step`.
+drawn at reset. You walk, jump (UP off a ladder: the 7-turn arc of core.platform; floors are
+solid, so a jump never reaches the next floor) and climb (UP / DOWN on a ladder) under
+`arena.climb_step`.
 Each floor reached for the first time pays +1/N; the top floor, where the joey waits, is the
 win. With probability `rate` a turn a coconut drops from a random column of the top row and
 falls one row a turn through everything; one meeting you is death (-1, the end). No monkeys, no
