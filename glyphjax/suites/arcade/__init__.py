@@ -10,14 +10,21 @@ from glyphjax.core.registry import register
 from glyphjax.core.types import EXTENDED, STANDARD
 from glyphjax.suites.arcade.assault import ASSAULT
 from glyphjax.suites.arcade.asterix import ASTERIX
+from glyphjax.suites.arcade.bowling import BOWLING
+from glyphjax.suites.arcade.boxing import BOXING
 from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
+from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
 from glyphjax.suites.arcade.freeway import FREEWAY
+from glyphjax.suites.arcade.frostbite import FROSTBITE
+from glyphjax.suites.arcade.icehockey import ICEHOCKEY
+from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
+from glyphjax.suites.arcade.tennis import TENNIS
 
-GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BREAKOUT, DEMONATTACK, FREEWAY, PONG, SPACEINVADERS)}
+GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BOWLING, BOXING, BREAKOUT, DEMONATTACK, FISHINGDERBY, FREEWAY, FROSTBITE, ICEHOCKEY, KANGAROO, PONG, SPACEINVADERS, TENNIS)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)

@@ -35,6 +35,7 @@ from flax import struct
 
 from glyphjax.core.entities import Pool
 from glyphjax.core.grid import DIR_DELTAS, DOWN, LEFT, RIGHT, UP
+from glyphjax.core.platform import ARC_LEN, DESCENT, JUMP_ARC_DY, body_step, solid_at  # noqa: F401 (re-exported)
 from glyphjax.core.sampling import Draws, hash32, hash_bits
 from glyphjax.core.types import EnvState, init_state_fields
 
@@ -43,10 +44,6 @@ LEVEL_END = 1 << 31  # level seeds are < 2**31 (they show in the int32 HUD)
 DEFAULT_NUM_LEVELS = 200  # Procgen's generalisation protocol: 200 training levels
 BANK_SIZE = 256  # level sets of at most this many levels keep their generated levels in params
 DISTRIBUTION_MODES = ("easy", "hard")
-JUMP_ARC_DY = (-1, -1, -1, 0, 1, 1, 1)  # vertical move on each turn of a jump
-ARC_LEN = len(JUMP_ARC_DY)
-_ARC = jnp.array(JUMP_ARC_DY, jnp.int32)
-DESCENT = JUMP_ARC_DY.index(1) + 1  # the arc phase a ceiling bump skips to (first falling turn)
 
 # Glyphs every Procgen game draws with the same meaning.
 PLAYER, EMPTY, OUTSIDE = "@", " ", "░"
@@ -162,42 +159,11 @@ def cell_at(world: jax.Array, r: jax.Array, c: jax.Array, outside: int) -> jax.A
     return jnp.where(inside, world[jnp.clip(r, 0, h - 1), jnp.clip(c, 0, w - 1)].astype(jnp.int32), outside)
 
 
-def solid_at(solid: jax.Array, r: jax.Array, c: jax.Array) -> jax.Array:
-    """Side-view solidity of (r, c): off the sides or above the top is solid, below the bottom open."""
-    h, w = solid.shape
-    off_side = (c < 0) | (c >= w) | (r < 0)
-    return off_side | ((r < h) & solid[jnp.clip(r, 0, h - 1), jnp.clip(c, 0, w - 1)])
-
-
 def walk_target(pos: jax.Array, action: jax.Array) -> jax.Array:
     """The cell a WALK_ACTIONS action heads for (pos itself for NOOP / no action)."""
     d = _WALK_DIR[jnp.clip(action, 0, 4)]
     delta = jnp.where((action > 0) & (d >= 0), DIR_DELTAS[jnp.maximum(d, 0)], 0)
     return pos + delta
-
-
-# --- side-view physics ---------------------------------------------------------------------------
-def body_step(solid: jax.Array, pos: jax.Array, phase: jax.Array, air_jump: jax.Array, dx: jax.Array,
-              jump: jax.Array, double_jump: bool = False):
-    """One turn of a body under the module's physics -> (pos, phase, air_jump, airborne after).
-    `dx` in {-1, 0, 1}; `jump` asks for a jump (from the ground, or once in the air when
-    `double_jump`)."""
-    r, c = pos[0], pos[1]
-    grounded = solid_at(solid, r + 1, c)
-    air_jump = air_jump | grounded
-    start = jump & (grounded | (double_jump & air_jump))
-    air_jump = air_jump & ~(start & ~grounded)
-    phase = jnp.where(start, 1, phase)
-    c = jnp.where(solid_at(solid, r, c + dx), c, c + dx)
-    in_arc = phase > 0
-    dy = jnp.where(in_arc, _ARC[jnp.clip(phase - 1, 0, ARC_LEN - 1)], 1)
-    blocked = (dy != 0) & solid_at(solid, r + dy, c)
-    r = jnp.where(blocked, r, r + dy)
-    nxt = jnp.where(in_arc, phase + 1, 0)
-    nxt = jnp.where(blocked & (dy < 0), DESCENT, nxt)  # head bump: fall from here
-    nxt = jnp.where((blocked & (dy > 0)) | (nxt > ARC_LEN), 0, nxt)  # landed / arc over
-    airborne = ~solid_at(solid, r + 1, c) | (nxt > 0)
-    return jnp.stack([r, c]).astype(jnp.int32), nxt.astype(jnp.int32), air_jump, airborne
 
 
 def patrol(solid: jax.Array, ents: jax.Array, alive: jax.Array) -> jax.Array:
