@@ -15,9 +15,11 @@ from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.pong import PONG
+from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 
-GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BREAKOUT, DEMONATTACK, FREEWAY, PONG, SPACEINVADERS)}
+GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BREAKOUT, DEMONATTACK, FREEWAY, PONG, RIVERRAID,
+                                     SPACEINVADERS)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)
