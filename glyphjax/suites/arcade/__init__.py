@@ -10,6 +10,7 @@ from glyphjax.core.registry import register
 from glyphjax.core.types import EXTENDED, STANDARD
 from glyphjax.suites.arcade.assault import ASSAULT
 from glyphjax.suites.arcade.asterix import ASTERIX
+from glyphjax.suites.arcade.beamrider import BEAMRIDER
 from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
@@ -18,8 +19,17 @@ from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 
-GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BREAKOUT, DEMONATTACK, FREEWAY, PONG, RIVERRAID,
-                                     SPACEINVADERS)}
+GAMES = {g.name: g for g in (
+    ASSAULT,
+    ASTERIX,
+    BEAMRIDER,
+    BREAKOUT,
+    DEMONATTACK,
+    FREEWAY,
+    PONG,
+    RIVERRAID,
+    SPACEINVADERS,
+)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)

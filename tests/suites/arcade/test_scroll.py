@@ -217,3 +217,43 @@ def test_riverraid__the_same_seed_gives_the_same_river_and_another_seed_a_differ
     a, b, c = (env.reset(glyphjax.reset_key(k)).field for k in (5, 5, 6))
     assert (a == b).all() and (a != c).any()
     assert int(a[14, 6]) == 0  # the jet starts on water
+
+
+BR = "miniatari/beamrider"
+BEAMS = " ┊  ┊  ┊  ┊  ┊"  # beams on columns 1, 4, 7, 10, 13
+
+
+def test_beamrider__left_and_right_hop_a_whole_beam_and_stop_at_the_last():
+    s = start(BR, t=1, player=[11, 4])
+    s, *_ = play(BR, s, "LEFT")
+    assert s.player.tolist() == [11, 1]
+    s, *_ = play(BR, s, "LEFT")
+    assert s.player.tolist() == [11, 1]
+    s, *_ = play(BR, s, "RIGHT")
+    assert s.player.tolist() == [11, 4] and grid(BR, s)[11] == " ┊  Ʌ  ┊  ┊  ┊"
+
+
+def test_beamrider__a_torpedo_destroys_the_saucer_above_and_scores():
+    s = start(BR, t=1, player=[11, 7], foes=pool([(9, 7), (2, 13)], n=6))
+    s, reward, done, msg = play(BR, s, "FIRE")
+    assert reward == pytest.approx(1 / 5) and not done and msg == "You destroyed a saucer."
+    want = [BEAMS] * 12
+    want[2] = BEAMS[:13] + "◊"
+    want[11] = BEAMS[:7] + "Ʌ" + BEAMS[8:]
+    assert grid(BR, s) == want
+
+
+def test_beamrider__a_saucer_descending_onto_the_ship_kills_it_and_one_elsewhere_passes():
+    s = start(BR, t=2, player=[11, 7], foes=pool([(10, 7)], n=6))
+    _, reward, done, msg = play(BR, s, "NOOP")
+    assert done and reward == -1.0 and msg == "A saucer hit your ship. Game over."
+    s = start(BR, t=2, player=[11, 7], foes=pool([(11, 1)], n=6))
+    s, reward, done, _ = play(BR, s, "NOOP")
+    assert not done and reward == 0 and int(entities.count(s.foes)) <= 1  # gone (a new one may enter)
+    assert not bool(((s.foes.pos == jnp.array([12, 1])).all(-1) & s.foes.alive).any())
+
+
+def test_beamrider__the_fifth_saucer_wins():
+    s = start(BR, t=1, player=[11, 7], foes=pool([(10, 7)], n=6), score=4)
+    _, reward, done, msg = play(BR, s, "FIRE")
+    assert done and reward == pytest.approx(1 / 5) and msg == "You reached the target. You win!"
