@@ -12,6 +12,7 @@ from glyphjax.suites.arcade.assault import ASSAULT
 from glyphjax.suites.arcade.asterix import ASTERIX
 from glyphjax.suites.arcade.beamrider import BEAMRIDER
 from glyphjax.suites.arcade.breakout import BREAKOUT
+from glyphjax.suites.arcade.centipede import CENTIPEDE
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.freeway import FREEWAY
@@ -24,6 +25,7 @@ GAMES = {g.name: g for g in (
     ASTERIX,
     BEAMRIDER,
     BREAKOUT,
+    CENTIPEDE,
     DEMONATTACK,
     FREEWAY,
     PONG,

@@ -75,17 +75,34 @@ def ride(pool: entities.Pool, moves: jax.Array, h: int, w: int, axis: int) -> en
     return carried.replace(vel=pool.vel)
 
 
-def patrol(pool: entities.Pool, blocked: jax.Array, moves: jax.Array) -> entities.Pool:
+def patrol(pool: entities.Pool, blocked: jax.Array, moves: jax.Array, descend: bool = False) -> entities.Pool:
     """Entities step by their velocity when `moves` (bool or bool[N]); one whose next cell is off
-    the field or `blocked` (bool[H, W]: banks, terrain) turns round and stays this turn."""
+    the field or `blocked` (bool[H, W]: banks, mushrooms) turns round instead, staying this turn
+    or, with `descend` (static; Centipede's rule), dropping one row."""
     h, w = blocked.shape
     nxt = pool.pos + pool.vel
     r, c = jnp.clip(nxt[:, 0], 0, h - 1), jnp.clip(nxt[:, 1], 0, w - 1)
     stop = ~entities.inside(nxt, h, w) | blocked[r, c]
     go = pool.alive & jnp.broadcast_to(moves, pool.alive.shape)
-    pos = jnp.where((go & ~stop)[:, None], nxt, pool.pos)
+    turned = pool.pos + jnp.array([1, 0], jnp.int32) if descend else pool.pos
+    pos = jnp.where((go & ~stop)[:, None], nxt, jnp.where((go & stop)[:, None], turned, pool.pos))
     vel = jnp.where((go & stop)[:, None], -pool.vel, pool.vel)
     return pool.replace(pos=pos.astype(jnp.int32), vel=vel)
+
+
+def strike(shots0: entities.Pool, shots1: entities.Pool, solid: jax.Array) -> tuple[entities.Pool, jax.Array]:
+    """Shots stopped by solid cells (bool[H, W]: mushrooms, terrain): each shot alive before its
+    move whose path (after its start, cell by cell, up to two cells) meets a solid cell ends there,
+    alive, even if the move would have left the field. -> (shots, bool[N] stopped); callers
+    resolve entity hits on the shortened paths, then remove the stopped shots."""
+    h, w = solid.shape
+    path = entities.path(shots0.pos, shots0.pos + shots0.vel, 2)[:, 1:]  # [N, 2, 2]
+    inside = entities.inside(path, h, w)
+    hit = shots0.alive[:, None] & inside & solid[jnp.clip(path[..., 0], 0, h - 1), jnp.clip(path[..., 1], 0, w - 1)]
+    first = jnp.argmax(hit, axis=1)
+    stopped = hit.any(axis=1)
+    pos = jnp.where(stopped[:, None], path[jnp.arange(path.shape[0]), first], shots1.pos)
+    return shots1.replace(pos=pos.astype(jnp.int32), alive=shots1.alive | stopped), stopped
 
 
 def fly(pos: jax.Array, delta: jax.Array, lo: jax.Array, hi: jax.Array, wrap: bool) -> jax.Array:

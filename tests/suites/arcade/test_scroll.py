@@ -257,3 +257,73 @@ def test_beamrider__the_fifth_saucer_wins():
     s = start(BR, t=1, player=[11, 7], foes=pool([(10, 7)], n=6), score=4)
     _, reward, done, msg = play(BR, s, "FIRE")
     assert done and reward == pytest.approx(1 / 5) and msg == "You reached the target. You win!"
+
+
+def test_patrol__with_descend_a_blocked_craft_drops_a_row_and_turns_round():
+    blocked = rows("0001", "0000") == 1
+    p = pool([(0, 2), (0, 0)], vel=[(0, 1), (0, -1)])
+    out = scroll.patrol(p, blocked, jnp.bool_(True), descend=True)
+    assert out.pos.tolist() == [[1, 2], [1, 0]] and out.vel[:, 1].tolist() == [-1, 1]
+
+
+def test_strike__a_shot_ends_on_the_first_solid_cell_of_its_path_even_off_the_field():
+    solid = rows("1000", "0100", "0100", "0000") == 1
+    shots0 = pool([(3, 1), (1, 0), (3, 3)], vel=(-2, 0))
+    shots1, stopped = scroll.strike(shots0, entities.advance(shots0, 4, 4), solid)
+    assert stopped.tolist() == [True, True, False]
+    assert shots1.pos[:2].tolist() == [[2, 1], [0, 0]] and shots1.alive.tolist() == [True, True, True]
+
+
+CP = "miniatari/centipede"
+EMPTY16 = " " * 16
+
+
+def cp_field(cells):
+    field = np.zeros((10, 16), np.int8)
+    for r, c in cells:
+        field[r, c] = 1
+    return jnp.asarray(field)
+
+
+def test_centipede__a_shot_segment_scores_and_leaves_a_mushroom():
+    s = start(CP, t=1, field=cp_field([]), player=[9, 5],
+              foes=pool([(7, 5), (7, 4), (2, 9)], vel=(0, 1), n=8))
+    s, reward, done, msg = play(CP, s, "FIRE")  # t = 1: the centipede does not move this turn
+    assert reward == pytest.approx(1 / 8) and not done and msg == "You destroyed a centipede segment."
+    want = [EMPTY16] * 10
+    want[2] = " " * 9 + "◉" + " " * 6
+    want[7] = " " * 4 + "◉♣" + " " * 10
+    want[9] = " " * 5 + "▲" + " " * 10
+    assert grid(CP, s) == want
+
+
+def test_centipede__a_shot_meeting_a_mushroom_clears_it_without_points():
+    s = start(CP, t=1, field=cp_field([(8, 5), (4, 5)]), player=[9, 5], foes=pool([(0, 12)], vel=(0, 1), n=8))
+    s, reward, done, _ = play(CP, s, "FIRE")
+    assert reward == 0 and not done and not bool(s.shots.alive.any())
+    assert np.argwhere(np.asarray(s.field)).tolist() == [[4, 5]]
+
+
+def test_centipede__segments_drop_and_turn_at_mushrooms_and_sides():
+    s = start(CP, t=0, field=cp_field([(3, 8)]), player=[9, 0],
+              foes=pool([(3, 7), (3, 6), (5, 15)], vel=[(0, 1), (0, 1), (0, 1)], n=8))
+    s, reward, done, _ = play(CP, s, "NOOP")
+    want = [EMPTY16] * 10
+    want[3] = " " * 7 + "◉♣" + " " * 7
+    want[4] = " " * 7 + "◉" + " " * 8
+    want[6] = " " * 15 + "◉"
+    want[9] = "▲" + " " * 15
+    assert grid(CP, s) == want and s.foes.vel[:3, 1].tolist() == [-1, 1, -1]
+
+
+def test_centipede__a_segment_reaching_the_bottom_row_kills_you():
+    s = start(CP, t=0, field=cp_field([]), player=[9, 2], foes=pool([(8, 15)], vel=(0, 1), n=8))
+    _, reward, done, msg = play(CP, s, "NOOP")
+    assert done and reward == -1.0 and msg == "The centipede reached the bottom row. Game over."
+
+
+def test_centipede__a_new_centipede_enters_when_the_last_segment_dies():
+    s = start(CP, t=1, field=cp_field([]), player=[9, 5], foes=pool([(7, 5)], vel=(0, 1), n=8), score=2)
+    s, reward, done, _ = play(CP, s, "FIRE")
+    assert not done and int(entities.count(s.foes)) == 8
+    assert grid(CP, s)[0] == "◉" * 8 + " " * 8 and grid(CP, s)[7] == " " * 5 + "♣" + " " * 10
