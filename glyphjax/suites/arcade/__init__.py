@@ -16,6 +16,7 @@ from glyphjax.suites.arcade.centipede import CENTIPEDE
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.freeway import FREEWAY
+from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
@@ -28,6 +29,7 @@ GAMES = {g.name: g for g in (
     CENTIPEDE,
     DEMONATTACK,
     FREEWAY,
+    PHOENIX,
     PONG,
     RIVERRAID,
     SPACEINVADERS,

@@ -128,11 +128,12 @@ def start(task_id, **fields):
                             for k, v in fields.items()})
 
 
-def play(task_id, state, action_name):
-    """One turn: -> (state, reward, terminated, message)."""
+def play(task_id, state, action_name, **params):
+    """One turn: -> (state, reward, terminated, message). `params` overrides traced params."""
     env, step, _ = _jitted(task_id)
-    state, tr = step(glyphjax.step_key(0, 0), state, jnp.int32(env.card.action_index(action_name)),
-                     env.default_params())
+    p = env.default_params().replace(**{k: jnp.asarray(v, getattr(env.default_params(), k).dtype)
+                                        for k, v in params.items()})
+    state, tr = step(glyphjax.step_key(0, 0), state, jnp.int32(env.card.action_index(action_name)), p)
     return state, float(tr.reward), bool(tr.terminated), env.card.events[int(tr.event)]
 
 
@@ -327,3 +328,37 @@ def test_centipede__a_new_centipede_enters_when_the_last_segment_dies():
     s, reward, done, _ = play(CP, s, "FIRE")
     assert not done and int(entities.count(s.foes)) == 8
     assert grid(CP, s)[0] == "◉" * 8 + " " * 8 and grid(CP, s)[7] == " " * 5 + "♣" + " " * 10
+
+
+PX = "miniatari/phoenix"
+EMPTY14 = " " * 14
+
+
+def test_phoenix__a_shot_bird_scores_and_the_others_fly_on():
+    s = start(PX, t=0, player=[9, 6], foes=pool([(7, 6), (2, 3)], vel=[(1, 0), (0, -1)], kinds=[1, 0], n=6))
+    s, reward, done, msg = play(PX, s, "FIRE", rate=0.0)
+    assert reward == pytest.approx(1 / 6) and not done and msg == "You destroyed a bird."
+    want = [EMPTY14] * 10
+    want[2] = " " * 2 + "Ѵ" + " " * 11  # flew one column along its heading; the diver was shot
+    want[9] = " " * 6 + "▲" + " " * 7
+    assert grid(PX, s) == want
+
+
+def test_phoenix__a_diving_bird_meeting_the_cannon_kills_it():
+    s = start(PX, t=0, player=[9, 6], foes=pool([(8, 5), (2, 3)], vel=(0, 1), kinds=[1, 0], n=6))
+    _, reward, done, msg = play(PX, s, "NOOP", rate=0.0)
+    assert done and reward == -1.0 and msg == "Your cannon was destroyed (a bomb, or a diving bird). Game over."
+
+
+def test_phoenix__a_diving_bird_that_misses_returns_to_the_top_row():
+    s = start(PX, t=0, player=[9, 6], foes=pool([(8, 1), (2, 3)], vel=(0, 1), kinds=[1, 0], n=6))
+    s, reward, done, _ = play(PX, s, "NOOP", rate=0.0)
+    assert not done and reward == 0
+    assert s.foes.pos[0].tolist() == [1, 2] and int(s.foes.kind[0]) == 0
+
+
+def test_phoenix__a_new_wave_enters_after_the_last_bird():
+    s = start(PX, t=1, player=[9, 6], foes=pool([(8, 6)], vel=(1, 0), kinds=[1], n=6))
+    s, reward, done, _ = play(PX, s, "FIRE", rate=0.0)
+    assert reward == pytest.approx(1 / 6) and not done and int(entities.count(s.foes)) == 6
+    assert sorted(np.asarray(s.foes.pos[:, 0]).tolist()) == [1, 1, 2, 2, 3, 3]
