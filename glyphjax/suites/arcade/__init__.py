@@ -10,6 +10,7 @@ from glyphjax.core.registry import register
 from glyphjax.core.types import EXTENDED, STANDARD
 from glyphjax.suites.arcade.assault import ASSAULT
 from glyphjax.suites.arcade.asterix import ASTERIX
+from glyphjax.suites.arcade.atlantis import ATLANTIS
 from glyphjax.suites.arcade.beamrider import BEAMRIDER
 from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.centipede import CENTIPEDE
@@ -24,6 +25,7 @@ from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 GAMES = {g.name: g for g in (
     ASSAULT,
     ASTERIX,
+    ATLANTIS,
     BEAMRIDER,
     BREAKOUT,
     CENTIPEDE,

@@ -362,3 +362,34 @@ def test_phoenix__a_new_wave_enters_after_the_last_bird():
     s, reward, done, _ = play(PX, s, "FIRE", rate=0.0)
     assert reward == pytest.approx(1 / 6) and not done and int(entities.count(s.foes)) == 6
     assert sorted(np.asarray(s.foes.pos[:, 0]).tolist()) == [1, 1, 2, 2, 3, 3]
+
+
+AT = "miniatari/atlantis"
+CITY = "▲▄▄▄▄▄▄▄▲▄▄▄▄▄▄▲"  # cannons at columns 0, 8 and 15
+
+
+def test_atlantis__the_left_cannon_shoots_up_and_to_the_right():
+    s = start(AT, t=0, foes=pool([(5, 2), (1, 10)], vel=[(0, 0), (0, 1)], n=6))
+    s, reward, done, msg = play(AT, s, "LEFT", rate=0.0)
+    assert reward == pytest.approx(1 / 15) and not done and msg == "You destroyed an enemy ship."
+    want = [EMPTY16] * 7 + [CITY]
+    want[1] = " " * 11 + "◆" + " " * 4
+    assert grid(AT, s) == want
+
+
+def test_atlantis__one_shot_per_cannon_in_flight():
+    s = start(AT, t=0, foes=pool([(1, 3)], vel=(0, 0), n=6))
+    s, *_ = play(AT, s, "CENTER", rate=0.0)
+    s, *_ = play(AT, s, "CENTER", rate=0.0)
+    assert int(s.shots.alive.sum()) == 1 and s.shots.pos[0].tolist() == [3, 8]
+    s, *_ = play(AT, s, "RIGHT", rate=0.0)
+    assert sorted(map(tuple, np.asarray(s.shots.pos)[np.asarray(s.shots.alive)].tolist())) == [(1, 8), (5, 13)]
+
+
+def test_atlantis__a_ship_leaving_the_field_comes_back_one_row_lower_and_at_row_5_bombs_the_city():
+    s = start(AT, t=0, foes=pool([(2, 15)], vel=(0, 1), n=6))
+    s, reward, done, _ = play(AT, s, "NOOP", rate=0.0)
+    assert s.foes.pos[0].tolist() == [3, 0] and not done
+    s = start(AT, t=0, foes=pool([(4, 0)], vel=(0, -1), n=6))
+    _, reward, done, msg = play(AT, s, "NOOP", rate=0.0)
+    assert done and reward == -1.0 and msg == "A ship bombed the city. Game over."
