@@ -2,8 +2,6 @@
 riding, patrols, waves, ships, fuel) and, per game, its scoring, win and death rules on positions
 set up by hand, with golden frames written from the rules in each game's module docstring."""
 
-import functools
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -12,9 +10,11 @@ import pytest
 import glyphjax
 from glyphjax.core import entities
 from glyphjax.suites.arcade import scroll
+from tests.suites.arcade.test_games import grid, play, start
 
 
 def pool(cells, vel=(0, 0), kinds=None, n=None):
+    """A pool of n slots holding entities at `cells` with one velocity or one per entity."""
     cells = list(cells)
     k = len(cells)
     kinds = [0] * k if kinds is None else kinds
@@ -114,34 +114,6 @@ def test_burn_and_refuel__the_tank_stays_in_zero_to_cap_and_reports_running_dry_
 
 
 # --- games ------------------------------------------------------------------------------------------------
-@functools.cache
-def _jitted(task_id):
-    env = glyphjax.make(task_id)
-    return env, jax.jit(env.step), jax.jit(env.render)
-
-
-def start(task_id, **fields):
-    """The seed-0 reset state of a task with `fields` replaced."""
-    env = glyphjax.make(task_id)
-    state = env.reset(glyphjax.reset_key(0))
-    return state.replace(**{k: (v if isinstance(v, entities.Pool) else jnp.asarray(v, getattr(state, k).dtype))
-                            for k, v in fields.items()})
-
-
-def play(task_id, state, action_name, **params):
-    """One turn: -> (state, reward, terminated, message). `params` overrides traced params."""
-    env, step, _ = _jitted(task_id)
-    p = env.default_params().replace(**{k: jnp.asarray(v, getattr(env.default_params(), k).dtype)
-                                        for k, v in params.items()})
-    state, tr = step(glyphjax.step_key(0, 0), state, jnp.int32(env.card.action_index(action_name)), p)
-    return state, float(tr.reward), bool(tr.terminated), env.card.events[int(tr.event)]
-
-
-def grid(task_id, state):
-    env, _, render = _jitted(task_id)
-    return glyphjax.render_text(env.card, render(state)).grid.split("\n")
-
-
 RR = "miniatari/riverraid"
 RIVER = "▓▓        ▓▓"  # banks on columns 0-1 and 10-11
 
