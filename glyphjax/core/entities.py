@@ -152,7 +152,7 @@ def on_cells(pool: Pool, mask: jax.Array) -> jax.Array:
     return pool.alive & inside(pool.pos, h, w) & mask[r, c]
 
 
-def _path(before: jax.Array, after: jax.Array, sweep: int) -> jax.Array:
+def path(before: jax.Array, after: jax.Array, sweep: int) -> jax.Array:
     """int32[..., sweep + 1, 2]: cells along the straight move before -> after, both ends
     included (`sweep` static: the number of sub-steps; moves of up to `sweep` cells per axis are
     covered cell by cell)."""
@@ -166,7 +166,7 @@ def hits(a_before: Pool, a_after: Pool, b_before: Pool, b_after: Pool, sweep: in
     """bool[Na, Nb]: pairs alive after the move that collide this step: they share a cell after
     the move, they swapped cells, or b's cell after the move lies on a's straight path (so a shot
     moving up to `sweep` cells per step cannot pass over its target)."""
-    pa = _path(a_before.pos, a_after.pos, sweep)  # [Na, S+1, 2]
+    pa = path(a_before.pos, a_after.pos, sweep)  # [Na, S+1, 2]
     on_path = (pa[:, None, :, :] == b_after.pos[None, :, None, :]).all(-1).any(-1)  # [Na, Nb]
     swapped = ((a_after.pos[:, None] == b_before.pos[None]).all(-1)
                & (b_after.pos[None] == a_before.pos[:, None]).all(-1))

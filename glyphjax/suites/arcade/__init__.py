@@ -10,9 +10,12 @@ from glyphjax.core.registry import register
 from glyphjax.core.types import EXTENDED, STANDARD
 from glyphjax.suites.arcade.assault import ASSAULT
 from glyphjax.suites.arcade.asterix import ASTERIX
+from glyphjax.suites.arcade.atlantis import ATLANTIS
+from glyphjax.suites.arcade.beamrider import BEAMRIDER
 from glyphjax.suites.arcade.bowling import BOWLING
 from glyphjax.suites.arcade.boxing import BOXING
 from glyphjax.suites.arcade.breakout import BREAKOUT
+from glyphjax.suites.arcade.centipede import CENTIPEDE
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
@@ -20,11 +23,33 @@ from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.frostbite import FROSTBITE
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.kangaroo import KANGAROO
+from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
+from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 from glyphjax.suites.arcade.tennis import TENNIS
 
-GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BOWLING, BOXING, BREAKOUT, DEMONATTACK, FISHINGDERBY, FREEWAY, FROSTBITE, ICEHOCKEY, KANGAROO, PONG, SPACEINVADERS, TENNIS)}
+GAMES = {g.name: g for g in (
+    ASSAULT,
+    ASTERIX,
+    ATLANTIS,
+    BEAMRIDER,
+    BOWLING,
+    BOXING,
+    BREAKOUT,
+    CENTIPEDE,
+    DEMONATTACK,
+    FISHINGDERBY,
+    FREEWAY,
+    FROSTBITE,
+    ICEHOCKEY,
+    KANGAROO,
+    PHOENIX,
+    PONG,
+    RIVERRAID,
+    SPACEINVADERS,
+    TENNIS,
+)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)

@@ -116,6 +116,7 @@ class Game:
     events: tuple[str, ...] = ()
     death: str = "you die"  # what ends the episode besides the target (card text)
     death_message: str = "You died. Game over."  # the message of that turn
+    gauge: tuple[str, Callable] | None = None  # (HUD label, state -> int32): fuel, energy ...
 
 
 # --- reward patterns (one helper each) ---------------------------------------------------------------
@@ -221,7 +222,8 @@ class ArcadeEnv(Env):
 
     def _render(self, state: ArcadeState, params: ArcadeParams):
         codes = self.game.paint(state, self.setting)
-        return self._table[codes], (state.score, state.opp_score, params.target)
+        hud = (state.score, state.opp_score, params.target)
+        return self._table[codes], hud + ((self.game.gauge[1](state),) if self.game.gauge else ())
 
 
 def _card(game: Game, track: str, setting: Setting) -> TaskCard:
@@ -230,12 +232,13 @@ def _card(game: Game, track: str, setting: Setting) -> TaskCard:
         hud = "Step: {step} / {max_steps}    You: {score}    Opponent: {opponent}    First to: {target}"
     else:
         hud = "Step: {step} / {max_steps}    Score: {score} / {target}"
+    gauge = (f"    {game.gauge[0]}: {{gauge}}", ("gauge",)) if game.gauge else ("", ())
     end = (f" The field is {h} rows x {w} columns (row 0 at the top). You have a single life. "
            f"The episode lasts at most {setting.max_steps} turns.")
     return TaskCard(
         id=f"{track}/{game.name}", rules=game.rules(setting) + end, actions=game.actions,
-        action_descriptions=game.descriptions, glyphs={**GLYPHS_EMPTY, **game.glyphs}, hud=hud,
-        hud_fields=("score", "opponent", "target"), max_steps=setting.max_steps,
+        action_descriptions=game.descriptions, glyphs={**GLYPHS_EMPTY, **game.glyphs}, hud=hud + gauge[0],
+        hud_fields=("score", "opponent", "target") + gauge[1], max_steps=setting.max_steps,
         reward=reward_text(game, setting.target), events=ENGINE_EVENTS + (game.death_message,) + tuple(game.events),
         track=STANDARD if track == MINI else EXTENDED,
         return_range=(0.0, 1.0) if game.pattern in ("A", "B") else (-1.0, 1.0),
