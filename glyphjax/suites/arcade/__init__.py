@@ -14,10 +14,11 @@ from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.freeway import FREEWAY
+from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 
-GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BREAKOUT, DEMONATTACK, FREEWAY, PONG, SPACEINVADERS)}
+GAMES = {g.name: g for g in (ASSAULT, ASTERIX, BREAKOUT, DEMONATTACK, FREEWAY, MSPACMAN, PONG, SPACEINVADERS)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)
