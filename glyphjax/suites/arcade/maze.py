@@ -42,7 +42,7 @@ class Layout:
     field: np.ndarray  # int8[H, W]
     start: tuple[int, int]
     homes: tuple[tuple[int, int], ...]
-    exit: tuple[int, int]  # where a released ghost enters the maze: above the pen door (or home)
+    exit: tuple[int, int] | None  # where a released ghost enters the maze: above the pen door
     pellets: int  # dots + power pellets
 
     @property
@@ -63,8 +63,9 @@ def layout(rows: tuple[str, ...]) -> Layout:
     starts, homes = cells("P"), cells("G")
     if len(starts) != 1 or not homes:
         raise ValueError(f"a maze needs one start 'P' and a ghost home 'G'; found {len(starts)} and {len(homes)}")
-    door = (cells("=") or homes)[0]
-    return Layout(field, starts[0], homes, (door[0] - 1, door[1]), int(np.isin(field, (DOT, POWER)).sum()))
+    doors = cells("=")
+    exit_cell = (doors[0][0] - 1, doors[0][1]) if doors else None
+    return Layout(field, starts[0], homes, exit_cell, int(np.isin(field, (DOT, POWER)).sum()))
 
 
 def mirrored(left: tuple[str, ...]) -> tuple[str, ...]:
@@ -113,16 +114,19 @@ def ghost_targets(ghosts: entities.Pool, you: jax.Array, t: jax.Array, size: tup
 
 
 def ghost_turn(u: jax.Array, ghosts: entities.Pool, field: jax.Array, targets: jax.Array,
-               t: jax.Array, period: jax.Array, wander, exit_cell: tuple[int, int]) -> entities.Pool:
+               t: jax.Array, period: jax.Array, wander, exit_cell: tuple[int, int] | None) -> entities.Pool:
     """Move the ghosts one step (`u`: float32[N, 2] uniforms): hunting ghosts on turns where
-    t % period == 0, frightened ones every second such turn; ghosts held in the pen (`timer` > 0)
-    wait and count down, and on their last held turn step out to `exit_cell`."""
+    t % period == 0, frightened ones every second such turn; ghosts held at home (`timer` > 0)
+    wait and count down, and on their last held turn step out to `exit_cell` (a maze without a
+    pen door: they set off from home)."""
     h, w = field.shape
     fields = jax.vmap(line_field, (0, None, None))(targets, h, w)
     scared = ghosts.kind == FRIGHTENED
     due = (t % period) == 0
     moves = (ghosts.timer == 0) & due & (~scared | ((t // period) % 2 == 0))
     moved = chase_step(ghosts, field != WALL, fields, flee=scared, u=u, wander=wander, moves=moves, wrap=True)
+    if exit_cell is None:
+        return moved.replace(timer=jnp.maximum(ghosts.timer - 1, 0))
     out = (ghosts.timer == 1)[:, None]
     return moved.replace(pos=jnp.where(out, jnp.array(exit_cell, jnp.int32), moved.pos),
                          vel=jnp.where(out, 0, moved.vel), timer=jnp.maximum(ghosts.timer - 1, 0))
@@ -140,11 +144,11 @@ def send_home(ghosts: entities.Pool, mask: jax.Array, homes: jax.Array, hold) ->
     return entities.put(ghosts, mask, homes, jnp.zeros_like(homes), HUNTING, hold)
 
 
-def maze_paint(field: jax.Array, ghosts: entities.Pool, you: jax.Array, first: int) -> jax.Array:
+def maze_paint(field: jax.Array, ghosts: entities.Pool, you: jax.Array, first: int, you_code) -> jax.Array:
     """int32[H, W] cell codes: the field's own codes (0-4), ghosts as `first` (hunting) and
-    `first + 1` (frightened), you as `first + 2` on top."""
+    `first + 1` (frightened), you as `you_code` on top."""
     codes = entities.paint(field.astype(jnp.int32), ghosts, jnp.array([first, first + 1], jnp.int32))
-    return codes.at[you[0], you[1]].set(first + 2)
+    return codes.at[you[0], you[1]].set(jnp.asarray(you_code, jnp.int32))
 
 
 def maze_policy(key: jax.Array, field: jax.Array, you: jax.Array, ghosts: entities.Pool,
@@ -164,3 +168,22 @@ def maze_policy(key: jax.Array, field: jax.Array, you: jax.Array, ghosts: entiti
     score = (jnp.minimum(gd, UNREACHED).astype(jnp.float32) + 1000.0 * (td <= 1) + 100.0 * (td == 2) + 10.0 * (td == 3)
              + 0.5 * jax.random.uniform(key, (len(moves),)))
     return jnp.argmin(score).astype(jnp.int32)
+
+
+def ray(field: jax.Array, start: jax.Array, heading: jax.Array, reach: int) -> jax.Array:
+    """bool[H, W]: the cells a straight beam from `start` along `heading` covers, up to `reach`
+    (static) cells, stopped by the first wall (and the field's edge); nothing without a heading."""
+    h, w = field.shape
+    k = jnp.arange(1, reach + 1, dtype=jnp.int32)[:, None]
+    cells = jnp.asarray(start, jnp.int32)[None] + k * jnp.asarray(heading, jnp.int32)[None]
+    on = (cells[:, 0] >= 0) & (cells[:, 0] < h) & (cells[:, 1] >= 0) & (cells[:, 1] < w)
+    r, c = jnp.clip(cells[:, 0], 0, h - 1), jnp.clip(cells[:, 1], 0, w - 1)
+    clear = jnp.cumprod(on & (field[r, c] != WALL)).astype(bool) & jnp.any(heading != 0)
+    return jnp.zeros((h, w), bool).at[r, c].max(clear)
+
+
+def first_on(pool: entities.Pool, cells: jax.Array, origin: jax.Array) -> jax.Array:
+    """bool[N]: the alive entity standing on `cells` (bool[H, W]) nearest to `origin` (at most one)."""
+    on = entities.on_cells(pool, cells)
+    i, _ = entities.nearest(pool.replace(alive=on), origin)
+    return (jnp.arange(pool.size) == i) & on

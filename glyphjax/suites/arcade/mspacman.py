@@ -3,10 +3,11 @@
 MiniAtari: 10x14 maze, 2 ghosts moving every 2nd turn, N = 63 pellets, 400 turns. Atari: 24x28
 maze, 4 ghosts moving every turn, N = 213 pellets (the catalogue's W), 1,000 turns. Both mazes
 are drawn here (not the reference's), with a tunnel row and a ghost pen; ghosts leave the pen
-one after another (stepping out above its door). A turn: you move one cell (walls and the pen
-door block you; the tunnel wraps), eat the pellet there (+1/N; a power pellet frightens the ghosts for a while), then the ghosts
-move (`maze.ghost_turn`: chase you, scatter to their corners now and then, wander at random
-with probability `rate`; frightened ones flee at half speed). Meeting a hunting ghost (same cell
+one after another (at the Atari setting stepping out above its door). A turn: you move one cell
+(walls and the pen door block you; the tunnel wraps), eat the pellet there (+1/N; a power pellet
+frightens the ghosts for a while), then the ghosts move (`maze.ghost_turn`: chase you, scatter
+to their corners now and then, wander at random with probability `rate`; frightened ones flee
+at half speed). Meeting a hunting ghost (same cell
 or swapped cells) is death (-1, the end); meeting a frightened one sends it back to the pen.
 Unlike the arcade game, eaten ghosts and fruit score nothing (the units are pellets only). The
 reference's Atari game orders its actions NOOP, UP, RIGHT, LEFT, DOWN; one set serves both here.
@@ -81,7 +82,7 @@ def _step(draws, state, action, s: Setting, params):
 
 
 def _paint(state, s: Setting):
-    return maze.maze_paint(state.field, state.foes, state.player, 5)
+    return maze.maze_paint(state.field, state.foes, state.player, 5, 7)
 
 
 def _scripted(key, state, params):

@@ -38,7 +38,8 @@ def _turn(ghosts, target, t=0, period=1, u=None, wander=0.0, lay=PLUS):
 # --- layouts --------------------------------------------------------------------------------------------
 def test_layout__parses_start_homes_exit_and_pellets():
     lay = maze.layout(("#####", "#o.G#", "#P. #", "#####"))
-    assert lay.start == (2, 1) and lay.homes == ((1, 3),) and lay.exit == (0, 3) and lay.pellets == 3
+    assert lay.start == (2, 1) and lay.homes == ((1, 3),) and lay.exit is None and lay.pellets == 3
+    assert maze.layout(("####", "# P#", "#=##", "#G##")).exit == (1, 1)  # above the pen door
     assert lay.field[1].tolist() == [maze.WALL, maze.POWER, maze.DOT, maze.CORRIDOR, maze.WALL]
 
 
@@ -168,14 +169,14 @@ def _ghosts(cells, kinds=None, timers=None):
     return g if timers is None else g.replace(timer=jnp.array(timers, jnp.int32))
 
 
-def test_mspacman__eating_a_pellet_pays_1_over_n_and_the_first_ghost_steps_out():
+def test_mspacman__eating_a_pellet_pays_1_over_n_and_the_ghosts_wait_at_home():
     s, reward, done, msg = play(MP, start(MP), "RIGHT")
     assert reward == pytest.approx(1 / N_MINI) and not done and msg == "You ate a pellet."
     assert grid(MP, s) == ["▓▓▓▓▓▓▓▓▓▓▓▓▓▓",
                            "▓◉··········◉▓",
                            "▓·▓▓·▓▓▓▓·▓▓·▓",
-                           "▓·····G······▓",
-                           "▓·▓▓·▓ G▓·▓▓·▓",
+                           "▓············▓",
+                           "▓·▓▓·▓GG▓·▓▓·▓",
                            " ····▓▓▓▓···· ",
                            "▓·▓▓·▓▓▓▓·▓▓·▓",
                            "▓····· @·····▓",
