@@ -217,3 +217,70 @@ def test_mspacman__the_last_pellet_wins():
     s = start(MP, field=field, score=N_MINI - 1, foes=_ghosts([(4, 6), (4, 7)], timers=[50, 50]))
     s, reward, done, msg = play(MP, s, "RIGHT")
     assert done and reward == pytest.approx(1 / N_MINI) and msg == "You reached the target. You win!"
+
+
+# --- beams -----------------------------------------------------------------------------------------------
+def test_ray__covers_reach_cells_and_stops_at_the_first_wall_or_edge():
+    field = jnp.asarray(maze.layout(("P  #  G",)).field)
+    cells = lambda start, d, reach: np.argwhere(np.asarray(maze.ray(field, jnp.array(start), jnp.array(d), reach))).tolist()
+    assert cells((0, 0), (0, 1), 5) == [[0, 1], [0, 2]]  # the wall at column 3 stops it
+    assert cells((0, 4), (0, 1), 1) == [[0, 5]]
+    assert cells((0, 4), (0, -1), 4) == []
+    assert cells((0, 5), (0, 1), 4) == [[0, 6]]  # the edge stops it
+    assert cells((0, 1), (0, 0), 4) == []  # no heading, no beam
+
+
+def test_first_on__only_the_nearest_entity_on_the_cells():
+    g = pool([(0, 5), (0, 2), (0, 9)])
+    cells = jnp.zeros((1, 10), bool).at[0, 1:6].set(True)
+    assert maze.first_on(g, cells, jnp.array([0, 0])).tolist() == [False, True, False]
+    assert not maze.first_on(g, jnp.zeros((1, 10), bool), jnp.array([0, 0])).any()
+
+
+# --- Alien ------------------------------------------------------------------------------------------------
+AL = "miniatari/alien"
+
+
+def _aliens(cells, timers):
+    return _ghosts(cells, timers=timers)
+
+
+def test_alien__the_flame_destroys_the_first_alien_the_way_you_face():
+    # t = 8: no alien is due (t % 3 != 0); aliens 2 and 3 wait at home
+    s = start(AL, player=[7, 2], heading=[0, 1], t=8,
+              foes=_aliens([(7, 5), (7, 6), (4, 6), (4, 8)], [0, 0, 50, 50]))
+    s, reward, done, msg = play(AL, s, "FIRE")
+    assert reward == pytest.approx(1 / 4) and not done and msg == "Your flame destroyed an alien."
+    assert s.foes.pos[0].tolist() == [4, 3] and int(s.foes.timer[0]) == 10 - 1  # held 10, this turn counts
+    g = grid(AL, s)
+    assert g[4] == "▓ ▓A  A A▓ ▓" and g[7] == "▓ ⇒   A    ▓"
+
+
+def test_alien__walls_stop_the_flame_and_a_move_into_a_wall_turns_you():
+    s = start(AL, player=[3, 3], heading=[1, 0], t=8, foes=_aliens([(7, 3), (4, 5), (4, 6), (4, 8)], [0, 50, 50, 50]))
+    s, reward, _, _ = play(AL, s, "FIRE")  # (4,3), (5,3) open, (6,3) a wall: the alien at (7,3) is safe
+    assert reward == 0 and s.foes.pos[0].tolist() == [7, 3]
+    s = start(AL, player=[7, 1], t=8, foes=_aliens([(4, 3), (4, 5), (4, 6), (4, 8)], [50] * 4))
+    s, _, _, _ = play(AL, s, "LEFT")
+    assert s.player.tolist() == [7, 1] and s.heading.tolist() == [0, -1] and grid(AL, s)[7] == "▓⇐         ▓"
+
+
+def test_alien__an_egg_pays_a_pulsar_frightens_and_a_fleeing_alien_met_is_destroyed():
+    field = np.asarray(start(AL).field).copy()
+    field[7, 3] = maze.DOT
+    s = start(AL, field=field, player=[7, 2], t=8, foes=_aliens([(4, 3), (4, 5), (4, 6), (4, 8)], [50] * 4))
+    s, reward, _, msg = play(AL, s, "RIGHT")
+    assert reward == pytest.approx(1 / 4) and msg == "You crushed an egg." and grid(AL, s)[7] == "▓  ⇒       ▓"
+    # t = 3: due, but fleeing aliens move only every second due turn
+    s = start(AL, player=[1, 2], t=3, foes=_aliens([(2, 1), (4, 5), (4, 6), (4, 8)], [0, 50, 50, 50]))
+    s, reward, _, msg = play(AL, s, "LEFT")
+    assert reward == 0 and msg == "You took a pulsar: the aliens flee." and grid(AL, s)[2] == "▓a▓▓ ▓▓ ▓▓ ▓"
+    s, reward, done, msg = play(AL, s, "DOWN")  # t = 4: not due; you step onto it
+    assert reward == pytest.approx(1 / 4) and not done and msg == "You destroyed a fleeing alien."
+
+
+def test_alien__an_alien_stepping_onto_you_kills_you():
+    # t = 9: due, past the scatter spell: the alien at (7, 4) steps onto you at (7, 3)
+    s = start(AL, player=[7, 3], t=9, foes=_aliens([(7, 4), (4, 5), (4, 6), (4, 8)], [0, 50, 50, 50]))
+    s, reward, done, msg = play(AL, s, "NOOP")
+    assert done and reward == -1 and msg == "An alien caught you. Game over."
