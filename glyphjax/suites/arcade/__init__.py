@@ -9,6 +9,7 @@ declares it (a `Game`); importing this package registers both settings of every 
 from glyphjax.core.registry import register
 from glyphjax.core.types import EXTENDED, STANDARD
 from glyphjax.suites.arcade.alien import ALIEN
+from glyphjax.suites.arcade.amidar import AMIDAR
 from glyphjax.suites.arcade.assault import ASSAULT
 from glyphjax.suites.arcade.asterix import ASTERIX
 from glyphjax.suites.arcade.breakout import BREAKOUT
@@ -19,7 +20,7 @@ from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 
-GAMES = {g.name: g for g in (ALIEN, ASSAULT, ASTERIX, BREAKOUT, DEMONATTACK, FREEWAY, MSPACMAN, PONG, SPACEINVADERS)}
+GAMES = {g.name: g for g in (ALIEN, AMIDAR, ASSAULT, ASTERIX, BREAKOUT, DEMONATTACK, FREEWAY, MSPACMAN, PONG, SPACEINVADERS)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)
