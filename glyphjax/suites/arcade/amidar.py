@@ -4,11 +4,11 @@ MiniAtari: 10x12 field, a lattice of 2x3 boxes, 2 warriors moving every 3rd turn
 300 turns. Atari: 16x20, 4x4 boxes, 4 warriors moving every 2nd turn, N = 16 boxes, 10,000
 turns. You walk only on the track (the lattice's rows and columns); a track cell you step on is
 painted (`maze.eat`: an unpainted cell is a pellet). When every track cell around a box is
-painted the box fills in (+1/N). Warriors move along the track as `maze.ghost_turn`'s ghosts
-(chase you, scatter now and then, random turns with probability `rate`); one meeting you (same
-cell, or passing each other) kills you (-1, the end). Unlike Atari Amidar the units are boxes,
-not painted segments (the catalogue's W = 100 segments does not apply), there is no jump and
-the warriors do not follow the arcade's fixed "Amidar movement".
+painted the box fills in (+1/N). Warriors move along the track as `maze.ghost_turn`'s
+ghosts (chase you, scatter now and then, a random way with probability `rate`, 1/2 here); one
+meeting you (same cell, or passing each other) kills you (-1, the end). Unlike Atari Amidar the
+units are boxes, not painted segments (the catalogue's W = 100 segments does not apply), there
+is no jump and the warriors do not follow the arcade's fixed "Amidar movement".
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ def _rules(s: Setting) -> str:
     return (f"Amidar. You {YOU} walk the track ({TRACK} unpainted, {PAINTED} painted) of a lattice "
             f"of boxes, one cell a turn; every track cell you step on is painted. When all the "
             f"track around a box is painted the box fills in {FILLED}. Warriors {WARRIOR} patrol "
-            f"the track, one cell every {s.period} turns, mostly towards you; one that meets you "
+            f"the track, one cell every {s.period} turns, heading towards you (or a corner now and then) "
+            f"but taking a random way with probability {s.rate:g} at every step; one that meets you "
             "(same cell, or passing each other) kills you.")
 
 
@@ -111,8 +112,8 @@ AMIDAR = Game(
     glyphs={TRACK: "unpainted track", PAINTED: "painted track", FILLED: "filled box", WARRIOR: "warrior",
             YOU: "you"},
     rules=_rules, reset=_reset, step=_step, paint=_paint, scripted=_scripted,
-    mini=Setting(size=(10, 12), max_steps=300, target=6, rate=0.2, period=3, caps=(2, 1, 1)),
-    atari=Setting(size=(16, 20), max_steps=10000, target=16, rate=0.2, period=2, caps=(4, 1, 1)),
+    mini=Setting(size=(10, 12), max_steps=300, target=6, rate=0.5, period=3, caps=(2, 1, 1)),
+    atari=Setting(size=(16, 20), max_steps=10000, target=16, rate=0.5, period=2, caps=(4, 1, 1)),
     draws=(1, 8), events=("A box filled in.", "You painted a track cell."),
     death="a warrior catches you", death_message="A warrior caught you. Game over.",
 )

@@ -284,3 +284,32 @@ def test_alien__an_alien_stepping_onto_you_kills_you():
     s = start(AL, player=[7, 3], t=9, foes=_aliens([(7, 4), (4, 5), (4, 6), (4, 8)], [0, 50, 50, 50]))
     s, reward, done, msg = play(AL, s, "NOOP")
     assert done and reward == -1 and msg == "An alien caught you. Game over."
+
+
+# --- Amidar -----------------------------------------------------------------------------------------------
+AM = "miniatari/amidar"  # track rows 1, 4, 8 and columns 1, 4, 7, 10: 2 x 3 boxes
+
+
+def test_amidar__painting_the_last_track_cell_around_a_box_fills_it():
+    field = np.asarray(start(AM).field).copy()
+    field[1, 1:5] = field[4, 1:5] = field[1:5, 1] = field[1:5, 4] = maze.CORRIDOR  # box 0's track painted
+    field[1, 2] = maze.DOT  # but one cell
+    s = start(AM, field=field, player=[1, 3], t=1, foes=pool([(8, 1), (8, 10)]))  # t = 1: warriors not due
+    s, reward, done, msg = play(AM, s, "LEFT")
+    assert reward == pytest.approx(1 / 6) and not done and msg == "A box filled in."
+    assert grid(AM, s)[:5] == [" " * 12, " ▪@▪▪∙∙∙∙∙∙ ", " ▪▒▒▪  ∙  ∙ ", " ▪▒▒▪  ∙  ∙ ", " ▪▪▪▪∙∙∙∙∙∙ "]
+
+
+def test_amidar__a_track_cell_paints_for_nothing_and_box_insides_are_closed():
+    s = start(AM, t=1, foes=pool([(1, 1), (1, 10)]))
+    s, reward, _, msg = play(AM, s, "UP")  # from the start (8, 7) up the column-7 track
+    assert reward == 0 and msg == "You painted a track cell." and s.player.tolist() == [7, 7]
+    assert grid(AM, s)[7:9] == [" ∙  ∙  @  ∙ ", " ∙∙∙∙∙∙▪∙∙∙ "]
+    s = start(AM, player=[8, 5], t=1, foes=pool([(1, 1), (1, 10)]))
+    assert play(AM, s, "UP")[0].player.tolist() == [8, 5]
+
+
+def test_amidar__a_warrior_meeting_you_kills_you():
+    s = start(AM, t=9, foes=pool([(8, 9), (1, 1)], vel=(0, -1)))  # t = 9: due, chasing
+    s, reward, done, msg = play(AM, s, "RIGHT")  # you (8,7)->(8,8); the warrior's only way is left
+    assert done and reward == -1 and msg == "A warrior caught you. Game over."
