@@ -21,7 +21,7 @@ import numpy as np
 from glyphjax.suites.arcade import maze
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 
-TRACK, PAINTED, FILLED, WARRIOR, YOU = "∙", "▪", "▒", "W", "@"
+TRACK, PAINTED, FILLED, WARRIOR, YOU = "∙", "▪", "▒", "V", "@"
 EV_BOX, EV_PAINT = 1, 2
 LATTICES = {(10, 12): ((1, 4, 8), (1, 4, 7, 10)), (16, 20): ((1, 4, 7, 10, 14), (1, 5, 9, 13, 18))}
 
