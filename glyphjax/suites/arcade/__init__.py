@@ -12,6 +12,7 @@ from glyphjax.suites.arcade.alien import ALIEN
 from glyphjax.suites.arcade.amidar import AMIDAR
 from glyphjax.suites.arcade.assault import ASSAULT
 from glyphjax.suites.arcade.asterix import ASTERIX
+from glyphjax.suites.arcade.bankheist import BANKHEIST
 from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
@@ -20,7 +21,8 @@ from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 
-GAMES = {g.name: g for g in (ALIEN, AMIDAR, ASSAULT, ASTERIX, BREAKOUT, DEMONATTACK, FREEWAY, MSPACMAN, PONG, SPACEINVADERS)}
+GAMES = {g.name: g for g in (ALIEN, AMIDAR, ASSAULT, ASTERIX, BANKHEIST, BREAKOUT, DEMONATTACK, FREEWAY, MSPACMAN,
+                             PONG, SPACEINVADERS)}
 
 for _game in GAMES.values():
     register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)

@@ -313,3 +313,34 @@ def test_amidar__a_warrior_meeting_you_kills_you():
     s = start(AM, t=9, foes=pool([(8, 9), (1, 1)], vel=(0, -1)))  # t = 9: due, chasing
     s, reward, done, msg = play(AM, s, "RIGHT")  # you (8,7)->(8,8); the warrior's only way is left
     assert done and reward == -1 and msg == "A warrior caught you. Game over."
+
+
+# --- Bank Heist -------------------------------------------------------------------------------------------
+BH = "miniatari/bankheist"
+
+
+def _city(banks):
+    field = np.asarray(start(BH).field).copy()
+    field[field == maze.DOT] = maze.CORRIDOR
+    for r, c in banks:
+        field[r, c] = maze.DOT
+    return field
+
+
+def test_bankheist__a_robbery_pays_opens_a_new_bank_and_calls_a_police_car_at_a_gate():
+    s = start(BH, field=_city([(7, 7), (3, 3)]), player=[7, 6], t=1, foes=pool([(1, 1)], n=3))  # t = 1: police wait
+    s, reward, done, msg = play(BH, s, "RIGHT")
+    assert reward == pytest.approx(1 / 5) and not done and msg == "You robbed a bank."
+    field = np.asarray(s.field)
+    assert field[7, 7] == maze.CORRIDOR and field[3, 3] == maze.DOT and (field == maze.DOT).sum() == 2
+    assert s.foes.alive.tolist() == [True, True, False] and s.foes.pos[1].tolist() == [1, 12]  # the second gate
+
+
+def test_bankheist__a_police_car_meeting_you_is_the_end_and_the_fifth_bank_wins():
+    police = pool([(7, 8)], vel=(0, -1), n=3)
+    s = start(BH, field=_city([(3, 3)]), player=[7, 6], t=8, foes=police)  # t = 8: due, chasing
+    s, reward, done, msg = play(BH, s, "RIGHT")  # you (7,6)->(7,7), the car (7,8)->(7,7)
+    assert done and reward == -1 and msg == "The police caught you. Game over."
+    s = start(BH, field=_city([(7, 7)]), player=[7, 6], t=1, score=4, foes=pool([(1, 1)], n=3))
+    s, reward, done, msg = play(BH, s, "RIGHT")
+    assert done and reward == pytest.approx(1 / 5) and msg == "You reached the target. You win!"
