@@ -63,3 +63,16 @@ def test_chase_step__held_and_dead_entities_stay_and_wander_picks_by_the_uniform
     assert _moved(pool, CROSS, (0, 2), u=jnp.array([[0.1, 0.99]]), wander=0.5) == ((1, 2), (0, 1))
     assert _moved(pool, CROSS, (0, 2), u=jnp.array([[0.1, 0.3]]), wander=0.5) == ((2, 1), (1, 0))
     assert _moved(pool, CROSS, (0, 2), u=jnp.array([[0.9, 0.3]]), wander=0.5) == ((0, 1), (-1, 0))
+
+
+def test_chase_step__per_entity_fields_and_torus_wrap():
+    pool = entities.spawn_many(entities.empty(2), jnp.array([[1, 1], [1, 1]]), jnp.zeros((2, 2)), jnp.zeros(2),
+                               jnp.ones(2, bool))
+    fields = jnp.stack([line_field(jnp.array([0, 1]), 3, 3), line_field(jnp.array([2, 1]), 3, 3)])
+    out = chase_step(pool, CROSS, fields)
+    assert out.pos.tolist() == [[0, 1], [2, 1]]  # each heads for its own target
+    row = _grid(["..."])
+    # from (0, 2) heading right: off the edge is closed without wrap (it turns back), open with it
+    assert _moved(_one((0, 2), (0, 1)), row, (0, 0)) == ((0, 1), (0, -1))
+    out = chase_step(_one((0, 2), (0, 1)), row, line_field(jnp.array([0, 0]), 1, 3), wrap=True)
+    assert out.pos.tolist() == [[0, 0]] and out.vel.tolist() == [[0, 1]]

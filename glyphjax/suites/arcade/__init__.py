@@ -8,9 +8,12 @@ declares it (a `Game`); importing this package registers both settings of every 
 
 from glyphjax.core.registry import register
 from glyphjax.core.types import EXTENDED, STANDARD
+from glyphjax.suites.arcade.alien import ALIEN
+from glyphjax.suites.arcade.amidar import AMIDAR
 from glyphjax.suites.arcade.assault import ASSAULT
 from glyphjax.suites.arcade.asterix import ASTERIX
 from glyphjax.suites.arcade.atlantis import ATLANTIS
+from glyphjax.suites.arcade.bankheist import BANKHEIST
 from glyphjax.suites.arcade.beamrider import BEAMRIDER
 from glyphjax.suites.arcade.bowling import BOWLING
 from glyphjax.suites.arcade.boxing import BOXING
@@ -23,6 +26,7 @@ from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.frostbite import FROSTBITE
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.kangaroo import KANGAROO
+from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.riverraid import RIVERRAID
@@ -30,9 +34,12 @@ from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 from glyphjax.suites.arcade.tennis import TENNIS
 
 GAMES = {g.name: g for g in (
+    ALIEN,
+    AMIDAR,
     ASSAULT,
     ASTERIX,
     ATLANTIS,
+    BANKHEIST,
     BEAMRIDER,
     BOWLING,
     BOXING,
@@ -44,6 +51,7 @@ GAMES = {g.name: g for g in (
     FROSTBITE,
     ICEHOCKEY,
     KANGAROO,
+    MSPACMAN,
     PHOENIX,
     PONG,
     RIVERRAID,

@@ -66,6 +66,7 @@ class ArcadeState(EnvState):
     earned: jax.Array  # float32: reward paid so far
     phase: jax.Array  # int32: the game's own counter (formation heading ...)
     cooldown: jax.Array  # int32: turns until you may act again (fire, punch ...)
+    heading: jax.Array  # int32[2]: the (d_row, d_col) you face (games that aim where you look)
 
 
 class Outcome(NamedTuple):
@@ -178,7 +179,7 @@ def new_state(setting: Setting, **fields) -> ArcadeState:
                 foes=entities.empty(nf), shots=entities.empty(ns), bombs=entities.empty(nb),
                 field=jnp.zeros((h, w), jnp.int8), lanes=jnp.zeros((h, 3), jnp.int32),
                 score=jnp.int32(0), opp_score=jnp.int32(0), earned=jnp.float32(0),
-                phase=jnp.int32(0), cooldown=jnp.int32(0))
+                phase=jnp.int32(0), cooldown=jnp.int32(0), heading=jnp.zeros(2, jnp.int32))
     base.update(fields)
     return ArcadeState(**init_state_fields(), **base)
 

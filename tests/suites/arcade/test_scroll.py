@@ -115,7 +115,7 @@ def test_burn_and_refuel__the_tank_stays_in_zero_to_cap_and_reports_running_dry_
 
 # --- games ------------------------------------------------------------------------------------------------
 RR = "miniatari/riverraid"
-RIVER = "▓▓        ▓▓"  # banks on columns 0-1 and 10-11
+RIVER = "▞▞        ▞▞"  # banks on columns 0-1 and 10-11
 
 
 def straight(bank_rows=()):
@@ -152,7 +152,7 @@ def test_riverraid__the_river_scrolls_down_carrying_craft_and_burning_a_unit():
               phase=20)
     s, reward, done, _ = play(RR, s, "NOOP")
     want = [RIVER] * 16
-    want[4] = with_cells(RIVER, {2: "▓"})  # the bank cell of row 3, one row down
+    want[4] = with_cells(RIVER, {2: "▞"})  # the bank cell of row 3, one row down
     want[6] = with_cells(RIVER, {4: "H"})  # patrolled one column right, then carried one row down
     want[14] = with_cells(RIVER, {5: "A"})
     assert grid(RR, s)[1:] == want[1:] and not done and reward == 0 and int(s.phase) == 19
