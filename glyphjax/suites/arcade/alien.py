@@ -22,7 +22,7 @@ from glyphjax.core import entities
 from glyphjax.suites.arcade import maze
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 
-WALL, EGG, PULSAR, MONSTER, SCARED = "▓", "°", "✦", "A", "a"
+WALL, EGG, PULSAR, MONSTER, SCARED = "▓", "°", "✦", "Ω", "ω"
 FACING = "⇑⇓⇐⇒"  # you, facing up, down, left, right (core.grid direction order)
 ACTIONS = maze.MAZE_ACTIONS + ("FIRE",)
 FIRE, REACH, FRIGHT, HOLD = 5, 4, 12, 10

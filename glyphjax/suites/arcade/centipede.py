@@ -25,7 +25,7 @@ from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_
 from glyphjax.suites.arcade.physics import (CANNON, CANNON_ACTIONS, CANNON_DESCRIPTIONS, CANNON_FIRE, CANNON_MOVES,
                                             SHOT, cannon_policy, fire, shoot_down)
 
-SEGMENT, MUSHROOM = "◉", "♣"
+SEGMENT, MUSHROOM = "◍", "♣"
 EV_KILL = 1
 
 

@@ -19,7 +19,7 @@ import jax.numpy as jnp
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 from glyphjax.suites.arcade.physics import scroll, scrolled
 
-SHORE, WATER, WHITE, BLUE = ".", "~", "▓", "▒"
+SHORE, WATER, WHITE, BLUE = ".", "~", "▢", "▣"
 YOU = "@"
 ACTIONS = ("NOOP", "UP", "DOWN", "LEFT", "RIGHT")
 _MOVES = ((0, 0), (-2, 0), (2, 0), (0, -1), (0, 1))

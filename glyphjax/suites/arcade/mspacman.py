@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from glyphjax.suites.arcade import maze
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 
-WALL, DOT, POWER, DOOR, GHOST, SCARED, YOU = "▓", "·", "◉", "═", "G", "g", "@"
+WALL, DOT, POWER, DOOR, GHOST, SCARED, YOU = "▓", "·", "◉", "╌", "G", "g", "@"
 FRIGHT, HOLD = 16, 6  # frightened turns after a power pellet; turns an eaten ghost stays home
 EV_GHOST, EV_POWER, EV_DOT = 1, 2, 3
 

@@ -23,7 +23,7 @@ from glyphjax.suites.arcade import scroll
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 from glyphjax.suites.arcade.physics import CANNON_FIRE, CANNON_MOVES, SHOT, fire, meets, shoot_down
 
-JET, BANK, ENEMY, DEPOT = "A", "▞", "H", "F"
+JET, BANK, ENEMY, DEPOT = "A", "▞", "Ħ", "F"
 WATER, LAND = 0, 1  # field codes
 KIND_ENEMY, KIND_DEPOT = 0, 1
 EV_KILL, EV_FUEL = 1, 2

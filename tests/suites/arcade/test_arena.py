@@ -314,7 +314,7 @@ def test_frostbite__landing_on_a_white_row_adds_a_block_and_turns_it_blue_golden
     s, reward, done, message = play(FB, s, "DOWN")
     assert reward == pytest.approx(1 / 4) and not done and message == "You added a block to your igloo."
     water = "~" * 16
-    assert grid(FB, s) == ["." * 16, water, "~~~▒@▒~~~~~~~~~~", water, "~" * 8 + "▓" + "~" * 7] + [water] * 5
+    assert grid(FB, s) == ["." * 16, water, "~~~▣@▣~~~~~~~~~~", water, "~" * 8 + "▢" + "~" * 7] + [water] * 5
 
 
 def test_frostbite__landing_in_the_water_drowns_without_penalty():
@@ -330,7 +330,7 @@ def test_frostbite__you_drift_with_your_floe():
     s = start(FB, player=[2, 4], phase=1, **_floes([(2, 3), (2, 4), (2, 5)], moving=[2]))
     s, reward, done, _ = play(FB, s, "NOOP")
     assert s.player.tolist() == [2, 3] and not done and reward == 0
-    assert grid(FB, s)[2] == "~~▒@▒" + "~" * 11
+    assert grid(FB, s)[2] == "~~▣@▣" + "~" * 11
 
 
 def test_frostbite__a_blue_row_pays_nothing_and_the_fourth_block_wins():

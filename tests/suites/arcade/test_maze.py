@@ -253,7 +253,7 @@ def test_alien__the_flame_destroys_the_first_alien_the_way_you_face():
     assert reward == pytest.approx(1 / 4) and not done and msg == "Your flame destroyed an alien."
     assert s.foes.pos[0].tolist() == [4, 3] and int(s.foes.timer[0]) == 10 - 1  # held 10, this turn counts
     g = grid(AL, s)
-    assert g[4] == "▓ ▓A  A A▓ ▓" and g[7] == "▓ ⇒   A    ▓"
+    assert g[4] == "▓ ▓Ω  Ω Ω▓ ▓" and g[7] == "▓ ⇒   Ω    ▓"
 
 
 def test_alien__walls_stop_the_flame_and_a_move_into_a_wall_turns_you():
@@ -274,7 +274,7 @@ def test_alien__an_egg_pays_a_pulsar_frightens_and_a_fleeing_alien_met_is_destro
     # t = 3: due, but fleeing aliens move only every second due turn
     s = start(AL, player=[1, 2], t=3, foes=_aliens([(2, 1), (4, 5), (4, 6), (4, 8)], [0, 50, 50, 50]))
     s, reward, _, msg = play(AL, s, "LEFT")
-    assert reward == 0 and msg == "You took a pulsar: the aliens flee." and grid(AL, s)[2] == "▓a▓▓ ▓▓ ▓▓ ▓"
+    assert reward == 0 and msg == "You took a pulsar: the aliens flee." and grid(AL, s)[2] == "▓ω▓▓ ▓▓ ▓▓ ▓"
     s, reward, done, msg = play(AL, s, "DOWN")  # t = 4: not due; you step onto it
     assert reward == pytest.approx(1 / 4) and not done and msg == "You destroyed a fleeing alien."
 

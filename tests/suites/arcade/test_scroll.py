@@ -136,7 +136,7 @@ def test_riverraid__a_shot_destroys_an_enemy_and_scores():
     s, reward, done, msg = play(RR, s, "FIRE")
     assert reward == pytest.approx(1 / 8) and not done and msg == "You destroyed an enemy craft."
     want = [RIVER] * 16
-    want[3] = with_cells(RIVER, {8: "H"})
+    want[3] = with_cells(RIVER, {8: "Ħ"})
     want[14] = with_cells(RIVER, {5: "A"})
     assert grid(RR, s) == want and int(s.phase) == 40
 
@@ -264,8 +264,8 @@ def test_centipede__a_shot_segment_scores_and_leaves_a_mushroom():
     s, reward, done, msg = play(CP, s, "FIRE")  # t = 1: the centipede does not move this turn
     assert reward == pytest.approx(1 / 8) and not done and msg == "You destroyed a centipede segment."
     want = [EMPTY16] * 10
-    want[2] = " " * 9 + "◉" + " " * 6
-    want[7] = " " * 4 + "◉♣" + " " * 10
+    want[2] = " " * 9 + "◍" + " " * 6
+    want[7] = " " * 4 + "◍♣" + " " * 10
     want[9] = " " * 5 + "▲" + " " * 10
     assert grid(CP, s) == want
 
@@ -282,9 +282,9 @@ def test_centipede__segments_drop_and_turn_at_mushrooms_and_sides():
               foes=pool([(3, 7), (3, 6), (5, 15)], vel=[(0, 1), (0, 1), (0, 1)], n=8))
     s, reward, done, _ = play(CP, s, "NOOP")
     want = [EMPTY16] * 10
-    want[3] = " " * 7 + "◉♣" + " " * 7
-    want[4] = " " * 7 + "◉" + " " * 8
-    want[6] = " " * 15 + "◉"
+    want[3] = " " * 7 + "◍♣" + " " * 7
+    want[4] = " " * 7 + "◍" + " " * 8
+    want[6] = " " * 15 + "◍"
     want[9] = "▲" + " " * 15
     assert grid(CP, s) == want and s.foes.vel[:3, 1].tolist() == [-1, 1, -1]
 
@@ -299,7 +299,7 @@ def test_centipede__a_new_centipede_enters_when_the_last_segment_dies():
     s = start(CP, t=1, field=cp_field([]), player=[9, 5], foes=pool([(7, 5)], vel=(0, 1), n=8), score=2)
     s, reward, done, _ = play(CP, s, "FIRE")
     assert not done and int(entities.count(s.foes)) == 8
-    assert grid(CP, s)[0] == "◉" * 8 + " " * 8 and grid(CP, s)[7] == " " * 5 + "♣" + " " * 10
+    assert grid(CP, s)[0] == "◍" * 8 + " " * 8 and grid(CP, s)[7] == " " * 5 + "♣" + " " * 10
 
 
 PX = "miniatari/phoenix"
