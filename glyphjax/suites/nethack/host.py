@@ -17,7 +17,6 @@ the others go on. `processes=False` steps the games in this process (benchmarks,
 
 from __future__ import annotations
 
-import dataclasses
 import multiprocessing as mp
 import traceback
 from typing import Any
@@ -84,33 +83,22 @@ def make_card() -> TaskCard:
         notes="host env (not JAX, not vmappable): glyphjax.suites.nethack.host")
 
 
-@dataclasses.dataclass
-class Observed:
-    """One NetHack observation: the arrays the text is built from (copied out of NLE)."""
-
-    chars: np.ndarray  # uint8[21, 79]
-    blstats: np.ndarray  # int64[27]
-    message: str
-    inventory: tuple[str, ...]  # "a - a +1 long sword (weapon in hand)", ...
-
-
-def observed(obs: dict) -> Observed:
-    letters = obs["inv_letters"]
-    n = int(np.count_nonzero(letters))
-    inv = tuple(chr(letters[i]) + " - " + _cstr(obs["inv_strs"][i]) for i in range(n))
-    return Observed(obs["chars"].copy(), obs["blstats"].copy(), _cstr(obs["message"]), inv)
-
-
 def _cstr(a: np.ndarray) -> str:
     """A NUL-terminated byte array as text."""
     return bytes(a).split(b"\0", 1)[0].decode("latin-1")
 
 
-def text_of(o: Observed, step: int) -> TextObservation:
-    """Legend, HUD, grid and message of one observation (the shared text protocol)."""
+def inventory(obs: dict) -> list[str]:
+    """["a - a +1 long sword (weapon in hand)", ...] from NLE's inventory letters and strings."""
+    letters = obs["inv_letters"]
+    return [chr(letters[i]) + " - " + _cstr(obs["inv_strs"][i]) for i in range(int(np.count_nonzero(letters)))]
+
+
+def text_of(obs: dict, step: int) -> TextObservation:
+    """Legend, HUD, grid and message of one NLE observation (`OBS_KEYS`): the text protocol."""
     nethack = _nle()
-    b = o.blstats
-    rows = [bytes(r).decode("latin-1").rstrip() for r in o.chars]
+    b = obs["blstats"]
+    rows = [bytes(r).decode("latin-1").rstrip() for r in obs["chars"]]
     while rows and not rows[-1]:
         rows.pop()
     grid = "\n".join(rows)
@@ -122,8 +110,8 @@ def text_of(o: Observed, step: int) -> TextObservation:
            f"{b[nethack.NLE_BL_ENEMAX]}    AC: {b[nethack.NLE_BL_AC]}    XL: {b[nethack.NLE_BL_XP]}    "
            f"Gold: {b[nethack.NLE_BL_GOLD]}    T: {b[nethack.NLE_BL_TIME]}    {hunger}    "
            f"You: row {b[nethack.NLE_BL_Y]}, col {b[nethack.NLE_BL_X]}\n"
-           f"Inv: {'; '.join(o.inventory) or '(empty)'}")
-    return TextObservation(legend=legend, hud=hud, grid=grid, message=o.message.strip())
+           f"Inv: {'; '.join(inventory(obs)) or '(empty)'}")
+    return TextObservation(legend=legend, hud=hud, grid=grid, message=_cstr(obs["message"]).strip())
 
 
 class NetHackGame:
@@ -140,20 +128,21 @@ class NetHackGame:
         self._esc = nethack.ACTIONS.index(nethack.Command.ESC)
         self.t = 0
 
-    def reset(self, seed: int) -> Observed:
+    def reset(self, seed: int) -> dict:
+        """A new game from our seed -> its observation (NLE's arrays: they change on the next step)."""
         core, disp, lgen = nle_seeds(seed)
         self._env.unwrapped.seed(core, disp, reseed=False, lgen=lgen)
         obs, _ = self._env.reset()
         self.t = 0
-        return observed(obs)
+        return obs
 
-    def step(self, action: int) -> tuple[Observed, float, bool, bool]:
+    def step(self, action: int) -> tuple[dict, float, bool, bool]:
         """One action (NO_ACTION or an index outside the table: ESC) -> (obs, reward, terminated,
         truncated); truncated at MAX_STEPS."""
-        a = int(action) if 0 <= int(action) < len(self._keys) else self._esc
+        a = action if 0 <= action < len(self._keys) else self._esc
         obs, reward, terminated, truncated, _ = self._env.step(a)
         self.t += 1
-        return observed(obs), float(reward), bool(terminated), bool(truncated) or self.t >= MAX_STEPS
+        return obs, float(reward), terminated, truncated or self.t >= MAX_STEPS
 
     def close(self) -> None:
         self._env.close()
@@ -229,38 +218,45 @@ class NetHackBatch:
     def observations(self, rows: list[int]) -> list[TextObservation]:
         return [text_of(self.obs[j], self.t) for j in rows]
 
-    def step(self, actions: np.ndarray) -> dict[str, np.ndarray]:
+    def step(self, actions) -> dict[str, np.ndarray]:
         """Step every running episode -> {reward, terminated, truncated} float/bool arrays [B]; a
         failed episode is reported truncated (its reason in `errors`)."""
         n = len(self.seeds)
         reward, term, trunc = np.zeros(n), np.zeros(n, bool), np.zeros(n, bool)
-        live = [i for i in range(n) if not self.done[i]]
-        if self._procs:
-            sent = []
-            for i in live:
-                try:
-                    self._conns[i].send(("step", int(actions[i])))
-                    sent.append(i)
-                except OSError:  # a broken pipe: the process is gone
-                    self._died(i)
-            results = {i: self._reply(i) for i in sent}
-        else:
-            results = {}
-            for i in live:
-                try:
-                    results[i] = self._games[i].step(int(actions[i]))
-                except Exception as e:  # noqa: BLE001
-                    self._fail(i, repr(e))
-                    results[i] = None
+        live = np.flatnonzero(~self.done).tolist()
+        results = self._step_workers(live, actions) if self._procs else self._step_here(live, actions)
         self.t += 1
         for i in live:
-            out = results.get(i)
+            out = results[i]
             if out is None:
                 trunc[i] = True
                 continue
             self.obs[i], reward[i], term[i], trunc[i] = out
             self.done[i] = term[i] or trunc[i]
         return {"reward": reward, "terminated": term, "truncated": trunc}
+
+    def _step_here(self, live: list[int], actions) -> dict:
+        results = {}
+        for i in live:
+            try:
+                results[i] = self._games[i].step(int(actions[i]))
+            except Exception as e:  # noqa: BLE001  (NLE raised: this episode alone ends)
+                self._fail(i, repr(e))
+                results[i] = None
+        return results
+
+    def _step_workers(self, live: list[int], actions) -> dict:
+        results = {i: None for i in live}
+        sent = []
+        for i in live:
+            try:
+                self._conns[i].send(("step", int(actions[i])))
+                sent.append(i)
+            except OSError:  # a broken pipe: the process is gone
+                self._died(i)
+        for i in sent:
+            results[i] = self._reply(i)
+        return results
 
     def close(self) -> None:
         for i, proc in enumerate(self._procs):
