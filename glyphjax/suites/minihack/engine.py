@@ -3,8 +3,10 @@
 A turn is: the player acts (move / attack / open a door, or use an item: `items.py`), timed
 effects run (levitation ends, hunger), then, unless the player died or reached the stairs, every
 monster acts (`monsters.py`), then the player's view and map memory are updated (`vision.py`).
-Standing on the down stairs `>` (or, in Boxoban, a boulder on every fountain) ends the episode with +1; death (HP 0, lava, starvation) ends it
-with -1; nothing else pays, so every return lies in [-1, 1] by construction.
+Standing on the down stairs `>` (or, in Boxoban, a boulder on every fountain) ends the episode
+with +1; death (HP 0, lava, starvation) ends it with -1; nothing else pays, so every return lies in
+[-1, 1] by construction. In multi-floor tasks the stairs of every level but the last lead to a
+fresh level (`next_floor`) and pay nothing.
 
 Coordinates are (row, col). Everything a task changes is in the traced `Level` params
 (levels.py), so every task of one canvas size is one compiled program.

@@ -2,8 +2,9 @@
 attacks you when adjacent (8-neighbourhood) or steps towards you; one below a third of its HP
 flees (steps away and does not attack). A ranged attacker (`constants.MONSTER_RANGE`: the gnome's
 crossbow) also shoots you from afar: along a row, column or diagonal within its range, when no
-wall, door, boulder or other monster stands between you (`in_line_of_fire`). Speeds are NetHack's (you: 12): a monster of speed v
-moves on turn t when floor((t + 1) * v / 12) > floor(t * v / 12), so v = 6 moves every other turn.
+wall, door, boulder or other monster stands between you (`in_line_of_fire`). Speeds are
+NetHack's (you: 12): a monster of speed v moves on turn t when floor((t + 1) * v / 12) >
+floor(t * v / 12), so v = 6 moves every other turn.
 
 A step tries the diagonal towards (or away from) you first, then its two straight components;
 monsters keep out of walls, closed doors, lava, water, each other and your cell. A hit deals a

@@ -102,7 +102,7 @@ class MiniHack(Env):
         self.card = card_of(decl, layout, self.inv_items, self.floors)
 
     def static_config(self):
-        return ("minihack", self.canvas, self.maze, self.boxoban)
+        return ("minihack", self.canvas, self.maze, self.boxoban, self.floors)
 
     def default_params(self) -> MiniHackParams:
         return self._params
