@@ -83,3 +83,9 @@ def test_nethack__run_rollouts_plays_it_like_a_jax_task():
         assert r.length == 4 and r.truncated and r.error is None
         assert all(t.action_name == "MOVE_E" for t in r.turns)
         assert "[Grid]" in r.turns[0].observation and "Dlvl: 1" in r.turns[0].observation
+
+
+def test_nethack__glyphjax_make_points_to_the_host_registry():
+    import glyphjax
+    with pytest.raises(glyphjax.UnknownTaskError, match=r"host env .*make_host\('nethack/full'\)"):
+        glyphjax.make("nethack/full")
