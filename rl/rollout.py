@@ -35,6 +35,11 @@ Context guard: a prompt must leave room for `max_new_tokens` within the model's 
 `history_dropped` / `context_drops`); a prompt that cannot fit even without history is not sent:
 the turn is a no-op with finish_reason "context" and parse status "truncated" (`context_overflows`).
 
+Host envs (glyphjax.core.host: a real game that is not JAX, e.g. nethack/full through `nle`)
+take the same phases through `_HostBatch`: their games run on the host (one per episode, each in
+its own process), text observations come from the game, array players cannot hold their seats.
+A game that fails ends only its own episode (truncated, the reason in `EpisodeRecord.error`).
+
 Finished episodes are appended to the JSONL file as soon as they finish (rl/trajectory.py).
 """
 
@@ -49,6 +54,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from glyphjax.core.packed import frame_layout, pack_frame, unpack_frames
+from glyphjax.core.host import is_host, make_host
 from glyphjax.core.registry import make
 from glyphjax.core.rollout import ArrayPolicy, policy_key, reset_key, stack_params, step_key
 from glyphjax.core.types import NO_ACTION, Env, Frame
@@ -123,6 +129,7 @@ class _Episode:
     done: bool = False
     terminated: bool = False
     truncated: bool = False
+    error: str | None = None  # a host env's game failed (the episode ended there)
 
 
 @dataclasses.dataclass
@@ -179,6 +186,12 @@ class _TaskBatch:
             fns["value"] = jax.jit(jax.vmap(lambda s, seat, p: env.value(s, p, seat), in_axes=(0, 0, fns["p_axis"])))
         return np.asarray(jax.device_get(fns["value"](self.states, jnp.asarray(seats, jnp.int32), self.params)))
 
+    def observations(self, seats: np.ndarray, *row_sets: list[int]) -> list[list[str]]:
+        """The text of the episodes in each row set, each as seats[j] sees it (one render, each
+        episode through its own card)."""
+        frames = self.frames(seats)
+        return [_observations(self, frames, rows) if rows else [] for rows in row_sets]
+
     def array_actions(self, t: int, player: ArrayPlayer) -> np.ndarray:
         act = _array_player(self.env, player, self.mixed)
         return np.asarray(jax.device_get(act(self.seeds, jnp.int32(t), self.states, self.params)))
@@ -187,6 +200,44 @@ class _TaskBatch:
         self.states, trans = self.fns["step"](self.seeds, jnp.int32(t), self.states,
                                               jnp.asarray(actions, jnp.int32), self.params)
         return jax.device_get(trans)
+
+
+class _HostBatch:
+    """The episodes of one host task (glyphjax.core.host: a real game stepped on the host, one
+    game per episode); a game that fails ends its own episode with the error recorded."""
+
+    def __init__(self, env: Any, episodes: list[_Episode]):
+        self.env, self.episodes = env, episodes
+        self.game = env.batch([e.seed for e in episodes])
+
+    def to_play(self) -> np.ndarray:
+        return np.zeros(len(self.episodes), np.int64)
+
+    def observations(self, seats: np.ndarray, *row_sets: list[int]) -> list[list[str]]:
+        return [[o.render() for o in self.game.observations(rows)] if rows else [] for rows in row_sets]
+
+    def values(self, seats: np.ndarray) -> None:
+        return None
+
+    def array_actions(self, t: int, player: ArrayPlayer) -> np.ndarray:
+        raise TypeError(f"{self.env.card.id} is a host env (not JAX): array players cannot play it; "
+                        "use a text policy")
+
+    def step(self, t: int, actions: np.ndarray):
+        out = self.game.step(actions)
+        for j, e in enumerate(self.episodes):
+            e.error = self.game.errors.get(j, e.error)
+        return _HostTransition(out["reward"], out["terminated"], out["truncated"])
+
+    def close(self) -> None:
+        self.game.close()
+
+
+@dataclasses.dataclass
+class _HostTransition:
+    reward: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
 
 
 _COMPILED: dict[tuple, dict] = {}  # (Env.program, params stacked) -> jitted fns
@@ -324,7 +375,8 @@ def _episodes(policy: Policy, episodes: Sequence[tuple[str, int]], seatings: lis
     """The episodes to play, each with its seats given to text policies and array players."""
     eps = []
     for i, ((task, seed), seating, own) in enumerate(zip(episodes, seatings, episode_envs)):
-        env = own if own is not None else envs[task] if task in envs else make(task)
+        env = (own if own is not None else envs[task] if task in envs
+               else make_host(task) if is_host(task) else make(task))
         n = env.card.num_players
         if not 0 <= int(seed) < 2 ** 32:
             raise ValueError(f"{task}: seed {seed} is not in [0, 2**32)")
@@ -357,8 +409,10 @@ class _Rollout:
         self.max_turns, self.writer, self.on_episode, self.clock = max_turns, writer, on_episode, clock
         by_program: dict[tuple, list[_Episode]] = {}
         for e in eps:
-            by_program.setdefault(e.env.program, []).append(e)
-        self.batches = [_TaskBatch(group) for group in by_program.values()]
+            key = ("host", e.task) if getattr(e.env, "host", False) else e.env.program
+            by_program.setdefault(key, []).append(e)
+        self.batches = [_HostBatch(group[0].env, group) if getattr(group[0].env, "host", False) else _TaskBatch(group)
+                        for group in by_program.values()]
         self.guards: dict[int, tuple[_ContextGuard, _ContextGuard]] = {}
         for e in eps:
             for seat in e.seats.values():
@@ -380,6 +434,9 @@ class _Rollout:
         finally:
             if self.writer is not None:
                 self.writer.close()
+            for batch in self.batches:
+                if isinstance(batch, _HostBatch):
+                    batch.close()
         return [r for recs in self.records for r in recs]
 
     def turn(self, t: int) -> None:
@@ -425,15 +482,15 @@ class _Rollout:
                     narrated.extend((j, int(acts[j])) for j in js)
             if not text_rows and not narrated:
                 continue
-            frames = batch.frames(to_play)
+            text_obs, narrated_obs = batch.observations(to_play, text_rows, [j for j, _ in narrated])
             if text_rows:
                 values = batch.values(to_play) if self.record_values else None
-                for j, obs in zip(text_rows, _observations(batch, frames, text_rows)):
+                for j, obs in zip(text_rows, text_obs):
                     e = batch.episodes[j]
                     v = None if values is None else float(values[j])
                     moves.append(_Move(e, e.seats[int(to_play[j])], obs, value=v))
             if narrated:
-                for (j, a), obs in zip(narrated, _observations(batch, frames, [j for j, _ in narrated])):
+                for (j, a), obs in zip(narrated, narrated_obs):
                     e = batch.episodes[j]
                     self._narrate(e, e.seats[int(to_play[j])], obs, a)
         return moves, actions
@@ -661,7 +718,7 @@ def _episode_record(e: _Episode, seat: _Seat, harness: HarnessConfig) -> Episode
         prompt_tokens=seat.prompt_tokens, completion_tokens=seat.completion_tokens,
         parse_failures=sum(n for s, n in counts.items() if s != OK), parse_status_counts=counts,
         truncations=seat.truncations, context_drops=seat.context_drops, context_overflows=seat.context_overflows,
-        seat=seat.seat, joint_actions=list(e.joint_actions) if multi else None,
+        seat=seat.seat, error=e.error, joint_actions=list(e.joint_actions) if multi else None,
         returns=[float(r) for r in e.returns] if multi else None,
         seat_policies=[players[s] for s in range(len(players))] if multi else None)
 

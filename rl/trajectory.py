@@ -88,6 +88,7 @@ class EpisodeRecord:
     context_overflows: int  # turns whose prompt could not fit even without history (no call)
     schema: int = SCHEMA_VERSION
     seat: int = 0  # whose trajectory this is: `turns` are this seat's turns, the return its return
+    error: str | None = None  # a host env's game failed and ended the episode (why; None: it did not)
     # multi-seat games only (None for single-agent tasks):
     joint_actions: list[int] | None = None  # every seat's action in step order (what replay needs)
     returns: list[float] | None = None  # every seat's return

@@ -14,6 +14,7 @@ import fnmatch
 import importlib
 from typing import Callable, Iterable, Iterator
 
+from glyphjax.core.host import is_host
 from glyphjax.core.types import EXTENDED, STANDARD, Env
 
 # Suite packages imported on first use of the registry (each registers its tasks on import).
@@ -164,6 +165,9 @@ def suite_names() -> list[str]:
 
 
 def _unknown_message(task_id: str) -> str:
+    if is_host(task_id):
+        return (f"{task_id!r} is a host env (a real game, not JAX): make it with "
+                f"glyphjax.core.host.make_host({task_id!r}); rl.rollout.run_rollouts plays it directly")
     ids = sorted(_REGISTRY)
     close = difflib.get_close_matches(task_id, ids, n=5, cutoff=0.5)
     if not close:  # also try the name part alone

@@ -57,6 +57,15 @@ UNARMED_DAMAGE = (1, 4)  # inclusive roll ranges
 SWORD_DAMAGE = (6, 10)
 TRAP_DAMAGE = (1, 3)
 SIGHT = 1  # Chebyshev radius you see in the dark
+# ranged attackers: Chebyshev range of a kind's missile (0 = melee only); the gnome carries a crossbow
+MONSTER_RANGE = np.array([0, 0, 0, 0, 5, 0, 0, 0], np.int32)
+# QUAFF from a fountain (NetHack's drinkfountain, simplified): cumulative chances of
+# refreshing (+FOUNTAIN_NUTRITION), tasteless (nothing), contaminated (FOUNTAIN_DAMAGE); else it dries up
+FOUNTAIN_CHANCES = (0.3, 0.7, 0.85)
+FOUNTAIN_NUTRITION = 10
+FOUNTAIN_DAMAGE = (3, 6)
+ALTAR_MAX_HP = 5  # max HP a golden glow adds (praying on an altar without trouble)
+MAX_FLOORS = 4  # dungeon levels a multi-floor (memento) task may have
 NEARBY = 5  # Chebyshev radius of the HUD's nearby-monster line
 
 # --- actions (catalogue order) ------------------------------------------------------------------------
@@ -132,13 +141,22 @@ PRIMARY_GROUPS: dict[str, list[str]] = {
     "ring_off": ["You remove the ring of levitation. You float gently to the ground."],
     "apply_none": ["You don't have anything to apply."],
     "land": ["You float gently to the ground."],
+    # groups below were added after the first release: appended so earlier event ids stay put
+    "descend_floor": [f"You descend the stairs to dungeon level {k}." for k in range(2, MAX_FLOORS + 1)],
+    "pray_glow": ["You begin praying to Tyr. You are surrounded by a golden glow. You feel much better."],
+    "fountain_refresh": ["The cool draught refreshes you."],
+    "fountain_tasteless": ["This tepid water is tasteless."],
+    "fountain_contaminated": ["The water is contaminated! You feel ill."],
+    "fountain_dry": ["You take a sip of water. The fountain dries up!"],
 }
 PRIMARY: dict[str, int] = {}  # group name -> index of its first message
 PRIMARY_TEXTS: list[str] = []
 for _name, _texts in PRIMARY_GROUPS.items():
     PRIMARY[_name] = len(PRIMARY_TEXTS)
     PRIMARY_TEXTS.extend(_texts)
-SECONDARY_TEXTS = [""] + _kinds("The {m} hits you!")
+SECONDARY_TEXTS = [""] + [
+    f"The {m} shoots a crossbow bolt! The bolt hits you!" if reach > 0 else f"The {m} hits you!"
+    for m, reach in zip(MONSTER_NAMES[1:], MONSTER_RANGE[1:])]
 OUTCOME_TEXTS = ["", "You die...", "You starve to death. You die...", "You descend the stairs.",
                  "Every fountain holds a boulder. The puzzle is solved!"]
 ALIVE, DIED, STARVED, DESCENDED, SOLVED = range(5)

@@ -3,8 +3,10 @@
 A turn is: the player acts (move / attack / open a door, or use an item: `items.py`), timed
 effects run (levitation ends, hunger), then, unless the player died or reached the stairs, every
 monster acts (`monsters.py`), then the player's view and map memory are updated (`vision.py`).
-Standing on the down stairs `>` (or, in Boxoban, a boulder on every fountain) ends the episode with +1; death (HP 0, lava, starvation) ends it
-with -1; nothing else pays, so every return lies in [-1, 1] by construction.
+Standing on the down stairs `>` (or, in Boxoban, a boulder on every fountain) ends the episode
+with +1; death (HP 0, lava, starvation) ends it with -1; nothing else pays, so every return lies in
+[-1, 1] by construction. In multi-floor tasks the stairs of every level but the last lead to a
+fresh level (`next_floor`) and pay nothing.
 
 Coordinates are (row, col). Everything a task changes is in the traced `Level` params
 (levels.py), so every task of one canvas size is one compiled program.
@@ -18,10 +20,12 @@ import jax.numpy as jnp
 from glyphjax.core.sampling import Draws
 from glyphjax.suites.minihack import constants as C
 from glyphjax.suites.minihack import items, monsters, vision
+from glyphjax.suites.minihack.levels import generate
 from glyphjax.suites.minihack.terrain import enter_cell
 from glyphjax.suites.minihack.state import MiniHackState, monster_at, roll, select
 
-N_DRAWS = 16  # uniforms one step uses (player roll, trap roll, teleport cell, zap roll, monsters)
+N_DRAWS = 16  # uniforms one step uses (player roll, trap roll, teleport cell, zap roll, monsters 4-8,
+#               fountain effect and damage 10-11)
 
 
 def event_id(primary, secondary, outcome) -> jax.Array:
@@ -106,8 +110,18 @@ def timed_effects(s: MiniHackState, hunger_on: jax.Array, primary: jax.Array):
     return s.replace(hp=hp, hunger=hunger), primary, starved
 
 
-def engine_step(key, s: MiniHackState, action, p):
-    """One turn -> (state, reward, terminated, event). `p` is the task's `levels.Level`."""
+def next_floor(key, s: MiniHackState, p) -> MiniHackState:
+    """A fresh dungeon level from the same `Level` (new key): its map, monsters and your start
+    cell; you keep HP, inventory and status, and the floor counter goes up."""
+    fresh = generate(jax.random.fold_in(key, 1), p, s.terrain.shape, False, False)
+    return s.replace(terrain=fresh.terrain, items=fresh.items, pos=fresh.pos, lit=fresh.lit,
+                     memory=fresh.memory, mon_pos=fresh.mon_pos, mon_kind=fresh.mon_kind,
+                     mon_hp=fresh.mon_hp, floor=s.floor + 1)
+
+
+def engine_step(key, s: MiniHackState, action, p, floors: bool = False):
+    """One turn -> (state, reward, terminated, event). `p` is the task's `levels.Level`; `floors`
+    (static) compiles in the descent to a fresh level (multi-floor tasks' programs only)."""
     draws = Draws.hashed(key, N_DRAWS).uniform((N_DRAWS,))
     is_move = (action >= 0) & (action < 8)
     moved, move_msg = move(s, jnp.clip(action, 0, 7), draws)
@@ -117,11 +131,16 @@ def engine_step(key, s: MiniHackState, action, p):
     s1, primary, starved = timed_effects(s1, p.hunger_on, primary)
     dead_now = (s1.hp <= 0) | starved
     on_stairs = (s1.terrain[s1.pos[0], s1.pos[1]] == C.STAIRS) & ~dead_now
+    descends = on_stairs & (s1.floor + 1 < p.n_floors)  # intermediate stairs: a new level, no reward
+    on_stairs = on_stairs & ~descends
     solved = puzzle_solved(s1) & ~dead_now
     won = on_stairs | solved
     acted, hitter = monsters.monsters_act(s1, draws[4:4 + s1.mon_kind.shape[0]])
-    s2 = select(dead_now | won, s1, acted)
-    secondary = jnp.where(dead_now | won, 0, hitter)
+    s2 = select(dead_now | won | descends, s1, acted)
+    if floors:  # an unbatched n_floors (one task) keeps single-floor tasks off the generator
+        s2 = jax.lax.cond(p.n_floors > 1, lambda: select(descends, next_floor(key, s1, p), s2), lambda: s2)
+    primary = jnp.where(descends, C.PRIMARY["descend_floor"] + s1.floor, primary)
+    secondary = jnp.where(dead_now | won | descends, 0, hitter)
     died = dead_now | (s2.hp <= 0)
     outcome = jnp.where(starved & (s1.hp > 0), C.STARVED,
                         jnp.where(died, C.DIED, jnp.where(on_stairs, C.DESCENDED,

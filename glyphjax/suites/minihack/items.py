@@ -88,9 +88,30 @@ def quaff(s: MiniHackState, p, u):
     out = select(item == C.POTION_HEALING, healed, select(item == C.POTION_LEVITATION, floating, used))
     msg = jnp.where(item == C.POTION_HEALING, P["quaff_heal"],
                     jnp.where(item == C.POTION_LEVITATION, P["quaff_lev"], P["quaff_speed"]))
-    at_sink = s.terrain[s.pos[0], s.pos[1]] == C.SINK
-    none_msg = jnp.where(at_sink, P["quaff_sink"], P["quaff_none"])
-    return select(ok, out, s), jnp.where(ok, msg, none_msg)
+    here = s.terrain[s.pos[0], s.pos[1]]
+    at_fountain = (here == C.FOUNTAIN) & (p.n_boulders == 0)  # Boxoban's fountains are targets only
+    drunk, fountain_msg = drink_fountain(s, u)
+    none_msg = jnp.where(here == C.SINK, P["quaff_sink"], P["quaff_none"])
+    out = select(ok, out, select(at_fountain, drunk, s))
+    return out, jnp.where(ok, msg, jnp.where(at_fountain, fountain_msg, none_msg))
+
+
+def drink_fountain(s: MiniHackState, u):
+    """QUAFF on a fountain without a potion (one roll, `constants.FOUNTAIN_CHANCES`): the water
+    refreshes you (+nutrition), is tasteless, is contaminated (3-6 damage), or the fountain dries
+    up (it becomes floor). -> (state, primary message)."""
+    r, c = s.pos[0], s.pos[1]
+    refresh, tasteless, contaminated = C.FOUNTAIN_CHANCES
+    roll_u = u[10]
+    refreshed = s.replace(hunger=jnp.minimum(s.hunger + C.FOUNTAIN_NUTRITION, C.HUNGER_MAX))
+    ill = s.replace(hp=s.hp - roll(u[11], *C.FOUNTAIN_DAMAGE))
+    dry = s.replace(terrain=s.terrain.at[r, c].set(C.FLOOR))
+    out = select(roll_u < refresh, refreshed,
+                 select(roll_u < tasteless, s, select(roll_u < contaminated, ill, dry)))
+    msg = jnp.where(roll_u < refresh, P["fountain_refresh"],
+                    jnp.where(roll_u < tasteless, P["fountain_tasteless"],
+                              jnp.where(roll_u < contaminated, P["fountain_contaminated"], P["fountain_dry"])))
+    return out, msg
 
 
 def wield(s: MiniHackState, p, u):
@@ -125,11 +146,17 @@ def zap(s: MiniHackState, p, u):
 
 def pray(s: MiniHackState, p, u):
     """NetHack's low-HP trouble (HP <= 5 or HP <= max/7) is fixed once per episode; praying
-    again angers the god (no effect here); praying without trouble does nothing."""
+    again angers the god (no effect here). Without trouble nothing happens, except on an altar
+    `_`: a golden glow raises max HP by `constants.ALTAR_MAX_HP` and heals you fully (once too)."""
     trouble = (s.hp <= 5) | (s.hp * 7 <= s.max_hp)
+    on_altar = s.terrain[s.pos[0], s.pos[1]] == C.ALTAR
     heals = trouble & ~s.prayed
-    out = s.replace(hp=jnp.where(heals, s.max_hp, s.hp), prayed=s.prayed | heals)
-    msg = jnp.where(heals, P["pray_heal"], jnp.where(s.prayed, P["pray_angry"], P["pray_calm"]))
+    glows = on_altar & ~trouble & ~s.prayed
+    max_hp = s.max_hp + jnp.where(glows, C.ALTAR_MAX_HP, 0)
+    out = s.replace(hp=jnp.where(heals | glows, max_hp, s.hp), max_hp=max_hp,
+                    prayed=s.prayed | heals | glows)
+    msg = jnp.where(heals, P["pray_heal"], jnp.where(s.prayed, P["pray_angry"],
+                                                     jnp.where(glows, P["pray_glow"], P["pray_calm"])))
     return out, msg
 
 

@@ -44,6 +44,20 @@ def corridor(n_rooms: int) -> Layout:
     return lay
 
 
+def memento(n_rooms: int, n_floors: int) -> Layout:
+    """Rooms of 5x5 floor in a row, each pair sharing a wall with a doorway on the middle row;
+    you start in the first room, the stairs lie in the last; every floor is drawn afresh."""
+    lay = Layout(7, 6 * n_rooms + 1)
+    for i in range(n_rooms):
+        lay.room(1, 1 + 6 * i, 5, 5)
+    for i in range(1, n_rooms):
+        lay.terrain[3, 6 * i] = C.FLOOR
+    lay.start_mask[1:6, 1:6] = True
+    lay.stairs_mask[1:6, 6 * n_rooms - 5:6 * n_rooms] = True
+    lay.n_floors = n_floors
+    return lay
+
+
 def corridor_battle(dark: bool) -> Layout:
     lay = Layout(5, 15)
     lay.terrain[:] = C.WALL
@@ -229,6 +243,13 @@ def declarations(task: Callable) -> list:
     for n in (2, 3, 5):
         out.append(task(f"corridor-r{n}", "corridor", lambda n=n: corridor(n),
                         GOAL + f"{n} rooms joined by corridors #; the stairs are in the last room. "))
+    for name, n_rooms, n_floors in (("memento-short", 2, 1), ("memento-hard", 4, 1), ("memento-f2", 3, 2),
+                                    ("memento-f4", 3, 4)):
+        floors = (f"There are {n_floors} dungeon levels: the stairs of each lead down to a fresh one (no "
+                  f"reward) until those of level {n_floors} end the episode (+1). " if n_floors > 1 else "")
+        out.append(task(name, "memento", lambda a=n_rooms, b=n_floors: memento(a, b),
+                        GOAL + f"{n_rooms} lit rooms in a row joined by doorways; you start somewhere in the "
+                        "first room, the stairs are somewhere in the last. " + floors, 500))
     for dark in (False, True):
         out.append(task("corridorbattle" + "-dark" * dark, "medium", lambda d=dark: corridor_battle(d),
                         GOAL + "A one-cell corridor holds a rat, a kobold, an orc and a rat between "

@@ -64,6 +64,7 @@ class Level:
     boulder_mask: jax.Array  # bool[H, W] where Boxoban fountains (targets) may be
     n_boulders: jax.Array  # int32 boulders (= fountains) of a Boxoban level (0 = not Boxoban)
     pull_steps: jax.Array  # int32 steps of the reverse walk that scatters them (<= PULL_STEPS)
+    n_floors: jax.Array  # int32 dungeon levels: the stairs of every level but the last lead to a fresh one
 
 
 @dataclasses.dataclass
@@ -94,6 +95,7 @@ class Layout:
         self.boulder_mask = z()
         self.n_boulders = 0
         self.pull_steps = 0
+        self.n_floors = 1
 
     def room(self, r0: int, c0: int, h: int, w: int) -> "Layout":
         """Walls around an h x w floor whose top-left floor cell is (r0, c0)."""
@@ -116,6 +118,8 @@ class Layout:
 
         def pad(a):
             return np.pad(a, ((0, ch - self.h), (0, cw - self.w)))
+        if not 1 <= self.n_floors <= C.MAX_FLOORS:
+            raise ValueError(f"n_floors={self.n_floors}: a task has 1 to {C.MAX_FLOORS} dungeon levels")
         if len(self.fixed) + len(self.monster_kinds) > N_MONSTERS:
             raise ValueError(f"more than {N_MONSTERS} monsters")
         kinds = np.zeros(N_MONSTERS, np.int32)
@@ -142,7 +146,7 @@ class Layout:
             dark=a(np.bool_(self.dark)), mapped=a(np.bool_(self.mapped)), hp=a(np.int32(self.hp)),
             hunger_on=a(np.bool_(self.hunger_on)), hunger=a(np.int32(self.hunger)), inv=a(inv),
             boulder_mask=a(pad(self.boulder_mask)), n_boulders=a(np.int32(self.n_boulders)),
-            pull_steps=a(np.int32(self.pull_steps)))
+            pull_steps=a(np.int32(self.pull_steps)), n_floors=a(np.int32(self.n_floors)))
 
 
 # --- the generator (traced) -----------------------------------------------------------------------
@@ -281,6 +285,6 @@ def generate_with_walk(key: jax.Array, lv: Level, canvas: tuple[int, int], maze:
         wand=jnp.int32(0), wielding=jnp.bool_(False), ring_on=jnp.bool_(False),
         lev_turns=jnp.int32(0), hunger=lv.hunger, prayed=jnp.bool_(False),
         lit=jnp.broadcast_to(~lv.dark, (h, w)), memory=jnp.zeros((h, w), jnp.int32),
-        mon_pos=mon_pos, mon_kind=mon_kind, mon_hp=mon_hp)
+        mon_pos=mon_pos, mon_kind=mon_kind, mon_hp=mon_hp, floor=jnp.int32(0))
     s = s.replace(memory=jnp.where(lv.mapped, scene(s), 0))
     return remember(s), dirs

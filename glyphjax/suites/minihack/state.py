@@ -29,6 +29,7 @@ class MiniHackState(EnvState):
     mon_pos: jax.Array  # int32[M, 2] monster cells
     mon_kind: jax.Array  # int32[M] monster kinds (0 = empty slot)
     mon_hp: jax.Array  # int32[M] monster hit points (<= 0 = dead)
+    floor: jax.Array  # int32 dungeon level - 1 (multi-floor tasks descend; Dlvl = floor + 1)
 
 
 def levitating(s: MiniHackState) -> jax.Array:

@@ -27,9 +27,11 @@ from glyphjax.suites.minihack.state import MiniHackState
 from glyphjax.suites.minihack.vision import NEARBY_NAMES, frame_grid, nearby_field
 
 INV_SLOTS = 6  # item types a task's HUD inventory can list
-CANVASES = {"small": (7, 7), "medium": (9, 15), "large": (17, 17), "corridor": (7, 47), "maze45": (19, 45)}
+CANVASES = {"small": (7, 7), "medium": (9, 15), "large": (17, 17), "corridor": (7, 47), "maze45": (19, 45),
+            "memento": (7, 25)}
 MAZE_CANVASES = ("medium", "large", "maze45")
 BOXOBAN_CANVASES = ("small", "medium")
+FLOOR_CANVASES = ("memento",)  # programs that compile in the descent to a fresh dungeon level
 
 GLYPHS = {
     " ": "dark or unexplored (solid rock, or a cell you have not seen)",
@@ -87,16 +89,20 @@ class MiniHack(Env):
         self.canvas = CANVASES[decl.canvas]
         self.maze = decl.canvas in MAZE_CANVASES
         self.boxoban = decl.canvas in BOXOBAN_CANVASES
+        self.floors = decl.canvas in FLOOR_CANVASES
         layout = decl.build()
+        if layout.n_floors > 1 and not self.floors:
+            raise ValueError(f"minihack/{decl.name}: {layout.n_floors} dungeon levels need a canvas of "
+                             f"{FLOOR_CANVASES}, not {decl.canvas!r}")
         self.inv_items = inventory_items(layout)
         slots = np.zeros(INV_SLOTS, np.int32)
         slots[:len(self.inv_items)] = self.inv_items
         self._params = MiniHackParams(level=layout.level(self.canvas), inv_slots=jnp.asarray(slots))
         self.layout = layout
-        self.card = card_of(decl, layout, self.inv_items)
+        self.card = card_of(decl, layout, self.inv_items, self.floors)
 
     def static_config(self):
-        return ("minihack", self.canvas, self.maze, self.boxoban)
+        return ("minihack", self.canvas, self.maze, self.boxoban, self.floors)
 
     def default_params(self) -> MiniHackParams:
         return self._params
@@ -105,14 +111,15 @@ class MiniHack(Env):
         return generate(key, params.level, self.canvas, self.maze, self.boxoban)
 
     def _step(self, key, state, action, params: MiniHackParams):
-        return engine_step(key, state, action, params.level)
+        return engine_step(key, state, action, params.level, self.floors)
 
     def _render(self, state: MiniHackState, params: MiniHackParams):
         carried = state.inv[params.inv_slots] > 0
         inv = jnp.sum(jnp.where(carried & (params.inv_slots > 0), 1 << jnp.arange(INV_SLOTS), 0))
         lev = jnp.where(state.ring_on, RING_LEV, state.lev_turns)
-        return frame_grid(state), (state.hp, state.max_hp, state.wielding.astype(jnp.int32), inv,
-                                   nearby_field(state), state.hunger, lev)
+        hud = (state.hp, state.max_hp, state.wielding.astype(jnp.int32), inv, nearby_field(state),
+               state.hunger, lev)
+        return frame_grid(state), hud + ((state.floor + 1,) if self.floors else ())
 
     @staticmethod
     def scripted_policy(key, state, params):
@@ -128,10 +135,13 @@ def inventory_items(layout: Layout) -> list[int]:
     return kinds
 
 
-def card_of(decl: TaskDecl, layout: Layout, inv_items: list[int]) -> TaskCard:
+def card_of(decl: TaskDecl, layout: Layout, inv_items: list[int], floors: bool) -> TaskCard:
     inv_names = tuple(", ".join(C.ITEM_NAMES[k] for i, k in enumerate(inv_items) if m >> i & 1) or "(empty)"
                       for m in range(1 << INV_SLOTS))
-    hud = "Step: {step} / {max_steps}    Dlvl: 1    HP: {hp}/{max_hp}"
+    dlvl = "{dlvl}" if floors else "1"
+    if layout.n_floors > 1:
+        dlvl += f" / {layout.n_floors}"
+    hud = "Step: {step} / {max_steps}    Dlvl: " + dlvl + "    HP: {hp}/{max_hp}"
     if layout.dark:
         hud += "    Vision: limited (dark)"
     hud += "    Wielding: {wielding}    Inv: {inv}"
@@ -143,7 +153,7 @@ def card_of(decl: TaskDecl, layout: Layout, inv_items: list[int]) -> TaskCard:
     return TaskCard(
         id=f"minihack/{decl.name}", rules=COMMON_RULES + decl.rules, actions=C.ACTIONS,
         action_descriptions=C.ACTION_DESCRIPTIONS, glyphs=GLYPHS, hud=hud,
-        hud_fields=("hp", "max_hp", "wielding", "inv", "nearby", "hunger", "levitating"),
+        hud_fields=("hp", "max_hp", "wielding", "inv", "nearby", "hunger", "levitating") + ("dlvl",) * floors,
         hud_enums={"wielding": WIELD_NAMES, "inv": inv_names, "nearby": NEARBY_NAMES, "levitating": LEV_NAMES},
         max_steps=decl.max_steps, reward=REWARD, events=C.EVENTS, success=C.SUCCESS_EVENTS,
         notes=f"layout {layout.h}x{layout.w} on the {CANVASES[decl.canvas][0]}x{CANVASES[decl.canvas][1]} canvas")

@@ -16,8 +16,9 @@ from glyphjax.suites.minihack.vision import remember, wall_glyphs
 ENV = glyphjax.make("minihack/room-5x5")
 PARAMS = ENV.default_params()
 TERRAIN = {" ": C.ROCK, "·": C.FLOOR, "-": C.WALL, "|": C.WALL, "+": C.DOOR_CLOSED, "L": C.DOOR_LOCKED,
-           ">": C.STAIRS, "^": C.TRAP, "♨": C.LAVA, "≈": C.WATER, "⊔": C.SINK, "{": C.FOUNTAIN}
-MONSTERS = {"r": C.RAT, "k": C.KOBOLD, "o": C.ORC, "O": C.OGRE}
+           ">": C.STAIRS, "^": C.TRAP, "♨": C.LAVA, "≈": C.WATER, "⊔": C.SINK, "{": C.FOUNTAIN,
+           "_": C.ALTAR}
+MONSTERS = {"r": C.RAT, "k": C.KOBOLD, "G": C.GNOME, "o": C.ORC, "O": C.OGRE}
 
 
 def board(rows: list[str], items: dict | None = None, inv: dict | None = None, dark: bool = False,

@@ -18,10 +18,12 @@ PROGRAMS = glyphjax.programs("minihack/*")
 SMALL = next(ids for ids in PROGRAMS.values() if "minihack/eat" in ids)  # the 7x7 program
 
 
-def test_tasks__59_ids_on_five_programs():
+def test_tasks__63_ids_on_six_programs():
     ids = glyphjax.task_ids("minihack/*")
-    assert len(ids) == 59
-    assert len(PROGRAMS) == 5
+    assert len(ids) == 63
+    assert len(PROGRAMS) == 6
+    assert sorted(PROGRAMS["minihack/memento-f2"]) == ["minihack/memento-f2", "minihack/memento-f4",
+                                                       "minihack/memento-hard", "minihack/memento-short"]
     assert set(SMALL) >= {"minihack/room-5x5", "minihack/room-ultimate-5x5",
                                               "minihack/keyroom-s5", "minihack/wield-distract"}
 
@@ -66,3 +68,36 @@ def test_certify__planner_solves_every_non_combat_level_of_the_small_program():
             assert r["wins"] == r["seeds"], f"{task_id}: planner failed on seeds {r['failed_seeds']}"
         else:
             assert r["wins"] >= r["seeds"] // 2, f"{task_id}: scripted fighter won {r['wins']}/{r['seeds']}"
+
+
+def _next_to_stairs(s):
+    """The state with you on a floor cell west of the stairs (rooms are 5 wide: one exists)."""
+    r, c = np.argwhere(np.asarray(s.terrain) == C.STAIRS)[0]
+    west = int(s.terrain[r, c - 1]) == C.FLOOR
+    return s.replace(pos=jnp.array([r, c - 1 if west else c + 1], jnp.int32)), (C.MOVE_E if west else C.MOVE_W)
+
+
+def test_memento__intermediate_stairs_lead_to_a_fresh_level_and_only_the_last_pays():
+    from glyphjax.render.text import render_text
+    f2, short = glyphjax.make("minihack/memento-f2"), glyphjax.make("minihack/memento-short")
+    step = jax.jit(f2.step)  # one program: memento-short runs on it with its own params
+    reset, render = jax.jit(f2.reset), jax.jit(f2.render)
+    s = reset(reset_key(3), f2.default_params()).replace(hp=jnp.int32(7))
+    s, move = _next_to_stairs(s)
+    first_map = np.asarray(s.terrain)
+    s, tr = step(glyphjax.step_key(3, 0), s, jnp.int32(move), f2.default_params())
+    assert float(tr.reward) == 0.0 and not bool(tr.terminated) and int(s.floor) == 1
+    text = render_text(f2.card, render(s, f2.default_params()))
+    assert text.message == "You descend the stairs to dungeon level 2."
+    assert "Dlvl: 2 / 2" in text.hud and "HP: 7/12" in text.hud  # you keep your HP
+    assert 1 <= int(s.pos[1]) <= 5 and int(s.terrain[s.pos[0], s.pos[1]]) == C.FLOOR  # in the first room
+    stairs = np.argwhere(np.asarray(s.terrain) == C.STAIRS)
+    assert len(stairs) == 1 and 13 <= stairs[0][1] <= 17  # in the third (last) room
+    assert not np.array_equal(np.asarray(s.terrain), first_map)  # the stairs moved: a fresh level
+    s, move = _next_to_stairs(s)
+    s, tr = step(glyphjax.step_key(3, 1), s, jnp.int32(move), f2.default_params())
+    assert float(tr.reward) == 1.0 and bool(tr.terminated)
+    assert render_text(f2.card, render(s, f2.default_params())).message == "You descend the stairs."
+    s, move = _next_to_stairs(reset(reset_key(3), short.default_params()))
+    s, tr = step(glyphjax.step_key(3, 0), s, jnp.int32(move), short.default_params())
+    assert float(tr.reward) == 1.0 and bool(tr.terminated)  # one floor: its stairs pay at once

@@ -7,6 +7,7 @@ import jax
 import numpy as np
 
 from glyphjax.suites.minihack import constants as C
+from glyphjax.suites.minihack.monsters import in_line_of_fire
 from tests.suites.minihack.boards import PARAMS, board, grid, step, text
 
 ROOM = ["-------",
@@ -276,3 +277,98 @@ def test_boxoban__a_boulder_on_the_last_fountain_solves_the_puzzle():
     assert float(tr.reward) == 1.0 and bool(tr.terminated)
     assert text(s).message == ("With great effort you move the boulder. "
                                "Every fountain holds a boulder. The puzzle is solved!")
+
+
+# --- ranged monsters ----------------------------------------------------------------------------------
+def test_ranged__a_gnome_shoots_along_its_row_from_afar_and_stays_put():
+    s = board(put(ROOM, (3, 1, "@"), (3, 5, "G")))
+    s, _ = step(s, C.WAIT)  # turn 0: the gnome (speed 6) has no move yet
+    assert int(s.hp) == 12
+    s, _ = step(s, C.WAIT)  # turn 1: four cells away on your row, nothing between: it shoots
+    assert 7 <= int(s.hp) <= 11  # gnome's mean damage 3: a roll in 1-5
+    assert text(s).message == "The gnome shoots a crossbow bolt! The bolt hits you!"
+    assert grid(s) == put(ROOM, (3, 1, "@"), (3, 5, "G"))
+
+
+def test_ranged__a_boulder_in_the_line_of_fire_makes_the_gnome_close_in_instead():
+    s = board(put(ROOM, (3, 1, "@"), (3, 5, "G")), items={(3, 3): C.BOULDER})
+    s, _ = step(s, C.WAIT)
+    s, _ = step(s, C.WAIT)
+    assert int(s.hp) == 12 and text(s).message == ""
+    assert grid(s) == put(ROOM, (3, 1, "@"), (3, 3, "0"), (3, 4, "G"))
+
+
+def test_ranged__off_the_lines_the_gnome_closes_in_diagonally_without_shooting():
+    s = board(put(ROOM, (5, 1, "@"), (1, 4, "G")))  # gap (4, -3): on no row, column or diagonal
+    for cell in ((2, 3), (3, 2), (4, 1)):  # gaps (3, -2), (2, -1): still off the lines; then adjacent
+        s, _ = step(s, C.WAIT)
+        s, _ = step(s, C.WAIT)  # the gnome moves every other turn
+        assert grid(s) == put(ROOM, (5, 1, "@"), (cell[0], cell[1], "G")) and int(s.hp) == 12
+
+
+def test_ranged__range_is_five_cells_and_walls_block():
+    s = board(put(ROOM, (3, 1, "@"), (3, 5, "G")))
+    wide = np.full((3, 9), C.FLOOR, np.int32)
+    for gnome_col, wall, expected in ((5, None, True), (6, None, False), (4, 2, False), (4, 0, True)):
+        terrain = wide.copy()
+        if wall is not None:
+            terrain[1, wall] = C.WALL
+        t = s.replace(terrain=jax.numpy.asarray(terrain), items=jax.numpy.zeros((3, 9), jax.numpy.int32),
+                      pos=jax.numpy.array([1, 0], jax.numpy.int32),
+                      mon_pos=s.mon_pos.at[0].set(jax.numpy.array([1, gnome_col], jax.numpy.int32)))
+        assert bool(in_line_of_fire(t, 0, t.mon_pos)) is expected, (gnome_col, wall)
+
+
+# --- fountains and altars -----------------------------------------------------------------------------
+def test_fountain__quaffing_refreshes_is_tasteless_sickens_or_dries_it_up():
+    seen = {}
+    s = board(put(ROOM, (3, 2, "{"), (1, 1, "@")), hunger=50)
+    s = s.replace(pos=jax.numpy.array([3, 2], jax.numpy.int32))
+    for seed in range(40):  # the same board, another step key each time
+        s2, tr = step(s, C.QUAFF, seed=seed)
+        msg = text(s2).message
+        seen[msg] = seen.get(msg, 0) + 1
+        if msg == "The cool draught refreshes you.":
+            assert int(s2.hunger) == 60 and int(s2.hp) == 12
+        elif msg == "This tepid water is tasteless.":
+            assert int(s2.hunger) == 50 and int(s2.hp) == 12 and int(s2.terrain[3, 2]) == C.FOUNTAIN
+        elif msg == "The water is contaminated! You feel ill.":
+            assert 6 <= int(s2.hp) <= 9 and int(s2.terrain[3, 2]) == C.FOUNTAIN
+        else:
+            assert msg == "You take a sip of water. The fountain dries up!", msg
+            s3, _ = step(s2, C.MOVE_N)
+            assert grid(s3) == put(ROOM, (2, 2, "@"))  # the fountain is floor now
+    assert len(seen) == 4, seen
+
+
+def test_fountain__a_carried_potion_comes_first_and_boxoban_fountains_are_not_drunk():
+    s = board(put(ROOM, (3, 2, "{"), (1, 1, "@")), inv={C.POTION_HEALING: 1}, hp=4)
+    s = s.replace(pos=jax.numpy.array([3, 2], jax.numpy.int32))
+    s2, _ = step(s, C.QUAFF)
+    assert text(s2).message == "You feel better." and int(s2.hp) == 12
+    sok = PARAMS.replace(level=PARAMS.level.replace(n_boulders=jax.numpy.int32(2)))
+    s = s.replace(inv=s.inv.at[C.POTION_HEALING].set(0))
+    s3, _ = step(s, C.QUAFF, params=sok)
+    assert text(s3).message == "You don't have anything to drink." and int(s3.terrain[3, 2]) == C.FOUNTAIN
+
+
+def test_altar__praying_there_unhurt_brings_a_golden_glow_once():
+    s = board(put(ROOM, (3, 2, "_"), (1, 1, "@")))
+    s = s.replace(pos=jax.numpy.array([3, 2], jax.numpy.int32))
+    s, _ = step(s, C.PRAY)
+    assert text(s).message == "You begin praying to Tyr. You are surrounded by a golden glow. You feel much better."
+    assert "HP: 17/17" in text(s).hud
+    s, _ = step(s, C.PRAY)
+    assert text(s).message == "You begin praying to Tyr. You feel that Tyr is displeased."
+    assert int(s.max_hp) == 17
+
+
+def test_altar__unhurt_prayer_off_the_altar_does_nothing_and_a_hurt_one_heals_as_anywhere():
+    s = board(put(ROOM, (3, 2, "@")))
+    s2, _ = step(s, C.PRAY)
+    assert text(s2).message == "You begin praying to Tyr. You feel a hopeful feeling."
+    assert int(s2.max_hp) == 12 and not bool(s2.prayed)
+    s = board(put(ROOM, (3, 2, "_"), (1, 1, "@")), hp=3)
+    s = s.replace(pos=jax.numpy.array([3, 2], jax.numpy.int32))
+    s, _ = step(s, C.PRAY)
+    assert text(s).message == "You begin praying to Tyr. You feel much better." and "HP: 12/12" in text(s).hud
