@@ -278,8 +278,8 @@ def test_focused_reward__death_pays_minus_one_and_ends(reset_focused):
 
 def test_focused_cards__reward_text_names_the_unit_the_code_pays():
     """'+1/N per ...' in a card must match the weights the task pays (1/N each), and an
-    all-at-once task says '+1 ' once."""
-    for env in focused_envs():
+    all-at-once task says '+1 ' once (Classic- and full-engine tasks)."""
+    for env in focused_envs("classic") + focused_envs("full"):
         task, p = env.task, env.default_params()
         weights = {float(w) for w in np.asarray(p.weight)[np.asarray(p.cap) > 0]}
         fractions = {float(np.float32(1 / int(n))) for n in re.findall(r"\+1/(\d+)", env.card.reward)}
