@@ -48,9 +48,32 @@ def classic_params(**overrides: Any) -> ClassicParams:
     return array_params(ClassicParams().replace(**overrides))
 
 
+def one_at_a_time(fn):
+    """`fn` whose batching rule maps it over the batch one element at a time (`lax.map`), so a
+    vmapped call computes every element with the unbatched program. World generation needs it:
+    XLA CPU (jaxlib 0.10.2) miscompiles the package's vmapped Perlin noise (`util/noise.py`,
+    `n00 * (1 - t) + t * n10`): rows 8-15 of a 16-wide batch get wrong noise, hence other worlds
+    than the same seed generated alone (tests/suites/craftax/test_craftax.py pins it)."""
+    @jax.custom_batching.custom_vmap
+    def wrapped(*args):
+        return fn(*args)
+
+    @wrapped.def_vmap
+    def _rule(axis_size, in_batched, *args):
+        flat, tree = jax.tree.flatten(args)
+        batched = jax.tree.leaves(in_batched)
+        flat = [x if b else jnp.broadcast_to(x, (axis_size, *jnp.shape(x))) for x, b in zip(flat, batched)]
+        out = jax.lax.map(lambda xs: wrapped(*jax.tree.unflatten(tree, xs)), flat)
+        return out, jax.tree.map(lambda _: True, out)
+    return wrapped
+
+
 def classic_world(key: jax.Array, cparams: ClassicParams):
-    """A fresh Classic world from the package's own generator."""
-    return strong(classic_generate_world(key, cparams, CLASSIC_STATIC))
+    """A fresh Classic world from the package's own generator (element by element under vmap)."""
+    return strong(_classic_world(key, cparams))
+
+
+_classic_world = one_at_a_time(lambda key, cparams: classic_generate_world(key, cparams, CLASSIC_STATIC))
 
 
 def classic_step(key: jax.Array, game, action: jax.Array, cparams: ClassicParams):
@@ -82,8 +105,12 @@ def full_params(**overrides: Any):
 
 
 def full_world(key: jax.Array, params):
-    """A fresh full-game world: the package's own reset (`reset_env`, which splits the key first)."""
-    return strong(_FULL.reset_env(key, params)[1])
+    """A fresh full-game world: the package's own reset (`reset_env`, which splits the key first),
+    element by element under vmap (`one_at_a_time`)."""
+    return strong(_full_world(key, params))
+
+
+_full_world = one_at_a_time(lambda key, params: _FULL.reset_env(key, params)[1])
 
 
 def full_step(key: jax.Array, game, action: jax.Array, params):
