@@ -26,6 +26,7 @@ EVENTS = ("", "Task complete!", "You died.")
 GOAL_EVENT, DEATH_EVENT = 1, 2
 CONFORMANCE_EPISODES = 16  # random episodes per Craftax id in tests/test_conformance.py
 CONFORMANCE_BATCH = 16  # batch of its batched checks (a Craftax step costs ~0.2-0.5 CPU-ms)
+FULL_CONFORMANCE = 8  # episodes and batch per focused full-engine id (19 ids of a heavier step)
 
 CLASSIC_ACTION_TEXT = {
     "NOOP": "do nothing", "LEFT": "move (or turn) left", "RIGHT": "move (or turn) right",
@@ -163,6 +164,8 @@ class FullTaskEnv(_FullEnv):
     one compiled program serves every full-engine task."""
 
     scripted_policy = staticmethod(full_planner)
+    conformance_episodes = FULL_CONFORMANCE
+    conformance_batch = FULL_CONFORMANCE
 
     def __init__(self, task: full_rules.FullTask):
         self.task = task

@@ -5,7 +5,7 @@ an inventory action the task wants (read a book, cast a spell, drink a potion, r
 attribute), otherwise walks by BFS over the whole floor (mining stone-like blocks in the way when
 its pickaxe can) to the nearest thing it still needs (a mob of a wanted class, the necromancer
 when it is vulnerable, a chest, an enchantment table, a cell for a torch, the ladder down) and
-acts on it; last, it hits any monster next to it. Not an oracle: a baseline that shows each task
+acts on it; a monster next to it is hit first. Not an oracle: a baseline that shows each task
 can be solved.
 """
 
@@ -76,7 +76,7 @@ def _inventory_action(params, prog, game) -> jax.Array:
     """An inventory action the task wants now, or -1."""
     inv, learned = game.inventory, game.learned_spells
     action = jnp.int32(-1)
-    cast = _need(params, prog, "ach_cast_fireball", "ach_cast_iceball") & (game.player_mana >= 2)
+    cast = _need(params, prog, "spells_cast", "ach_cast_fireball", "ach_cast_iceball") & (game.player_mana >= 2)
     action = jnp.where(cast & learned[1], A["CAST_ICEBALL"], action)
     action = jnp.where(cast & learned[0], A["CAST_FIREBALL"], action)
     learn = _need(params, prog, "spells_learned", "ach_learn_fireball", "ach_learn_iceball") | (cast & ~jnp.any(learned))
@@ -121,7 +121,6 @@ def full_planner(key, state, params):
         (_need(params, prog, "ach_enchant_sword", "ach_enchant_armour") & (game.player_mana >= 9), table, enchant, False),
         (_need(params, prog, "torches_placed", "ach_place_torch") & (inv.torches > 0), torch_cells, A["PLACE_TORCH"], False),
         (_need(params, prog, "floors_gained", *[f"ach_enter_{f}" for f in _FLOORS]), ladder, A["DESCEND"], True),
-        (jnp.bool_(True), hostile & dilate(_at_player(shape, game)), A["DO"], False),
     )
     chosen, goal, goal_act, goal_stand = jnp.bool_(False), jnp.zeros(shape, bool), jnp.int32(-1), jnp.bool_(False)
     for wanted, target, act, stand_on in options:  # one BFS per step, toward the first wanted target
@@ -129,6 +128,7 @@ def full_planner(key, state, params):
         goal = jnp.where(take, target, goal)
         goal_act, goal_stand = jnp.where(take, act, goal_act), jnp.where(take, stand_on, goal_stand)
         chosen = chosen | take
+    action = jnp.where(action < 0, _fight_adjacent(hostile, game), action)
     action = jnp.where((action < 0) & chosen, _approach(walk, mine, goal, game, goal_act, goal_stand), action)
     return jnp.where(action < 0, A["NOOP"], action).astype(jnp.int32)
 
@@ -136,5 +136,9 @@ def full_planner(key, state, params):
 _FLOORS = ("dungeon", "gnomish_mines", "sewers", "vault", "troll_mines", "fire_realm", "ice_realm", "graveyard")
 
 
-def _at_player(shape, game) -> jax.Array:
-    return jnp.zeros(shape, bool).at[game.player_position[0], game.player_position[1]].set(True)
+def _fight_adjacent(hostile: jax.Array, game) -> jax.Array:
+    """Hit a monster next to the player (turning to face it first), or -1 if none is."""
+    near = _neighbours(hostile, game.player_position, False)
+    facing = game.player_direction - 1
+    face_ok = near[jnp.clip(facing, 0, 3)] & (facing >= 0)
+    return jnp.where(jnp.any(near), jnp.where(face_ok, A["DO"], A["LEFT"] + jnp.argmax(near)), -1)

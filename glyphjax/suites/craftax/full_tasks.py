@@ -13,6 +13,7 @@ from glyphjax.suites.craftax.full_rules import FullTask as T
 IRON_ARMOUR, DIAMOND_ARMOUR = (1, 1, 1, 1), (2, 2, 2, 2)
 _STONE_KIT = {"pickaxe": 2, "sword": 2}
 _IRON_KIT = {"pickaxe": 3, "sword": 3}
+_DIAMOND_SWORD = {"pickaxe": 3, "sword": 4}
 _DIAMOND_KIT = {"pickaxe": 4, "sword": 4, "bow": 1, "arrows": 20}
 _BOTH_SPELLS = (True, True)
 _FLOOR_NAMES = ("the overworld", "the dungeon", "the gnomish mines", "the sewers", "the vaults", "the troll mines",
@@ -49,34 +50,25 @@ FULL_TASKS: tuple[T, ...] = (
       "+1/2 the first time you open a chest and +1/2 when you descend to floor 2 (sums to +1; the episode ends "
       "with both).", {"ach_open_chest": 1, "floors_gained": 1}, level=1, open_floors=(1,),
       inventory=_IRON_KIT, armour=IRON_ARMOUR),
-    T("dungeon-clear", "At the dungeon's up-ladder (floor 1) with iron tools and armour; its ladder down is closed. "
+    T("dungeon-clear", "At the dungeon's up-ladder (floor 1) with a diamond sword and diamond armour; its ladder "
+      "down is closed. "
       "Kill 8 monsters (the package's count that opens the ladder).",
       "+1/8 per monster killed on any floor, up to 8 (sums to +1); -1 if you die (ends the episode).",
-      {"monsters_killed": 8}, level=1, inventory=_IRON_KIT, armour=IRON_ARMOUR, death_penalty=1.0),
-    T("fight-archers", "In the vaults (floor 4) with a diamond sword and iron armour; 2 archers stand 3-6 cells "
+      {"monsters_killed": 8}, level=1, inventory=_DIAMOND_SWORD, armour=DIAMOND_ARMOUR, death_penalty=1.0),
+    T("fight-archers", "In the vaults (floor 4) with a diamond sword and diamond armour; 2 archers stand 3-6 cells "
       "away. Kill two ranged monsters.",
       "+1/2 per ranged monster killed, up to 2 (sums to +1); -1 if you die (ends the episode).",
-      {"killed_ranged": 2}, level=4, mobs={"ranged": (2, 3, 6)}, inventory={**_IRON_KIT, "sword": 4},
-      armour=IRON_ARMOUR, death_penalty=1.0),
+      {"killed_ranged": 2}, level=4, mobs={"ranged": (2, 3, 6)}, inventory=_DIAMOND_SWORD, armour=DIAMOND_ARMOUR,
+      death_penalty=1.0),
     T("fight-bats", "In the gnomish mines (floor 2) with a stone sword; 3 bats flutter 2-5 cells away. Kill three "
       "passive creatures (bats).",
       "+1/3 per passive creature killed, up to 3 (sums to +1); -1 if you die (ends the episode).",
       {"killed_passive": 3}, level=2, mobs={"passive": (3, 2, 5)}, inventory=_STONE_KIT, armour=IRON_ARMOUR,
       death_penalty=1.0),
-    T("fight-kobolds", "In the sewers (floor 3) with an iron sword and iron armour; 2 kobolds throw daggers from "
+    T("fight-kobolds", "In the sewers (floor 3) with a diamond sword and diamond armour; 2 kobolds throw daggers from "
       "3-6 cells away. Kill two ranged monsters.",
       "+1/2 per ranged monster killed, up to 2 (sums to +1); -1 if you die (ends the episode).",
-      {"killed_ranged": 2}, level=3, mobs={"ranged": (2, 3, 6)}, inventory=_IRON_KIT, armour=IRON_ARMOUR,
-      death_penalty=1.0),
-    T("bossfight", "In the graveyard (floor 8) with diamond gear and both spells. Kill the necromancer's summons "
-      "until it is vulnerable, then hit it once.",
-      "+1 when you damage the necromancer; -1 if you die; either ends the episode.",
-      {"ach_damage_necromancer": 1}, level=8, inventory=_DIAMOND_KIT, armour=DIAMOND_ARMOUR, spells=_BOTH_SPELLS,
-      all_at_once=True, death_penalty=1.0),
-    T("necromancer", "In the graveyard (floor 8) with diamond gear and both spells. Land 8 hits on the necromancer "
-      "(it is vulnerable only while no monsters stand on the floor).",
-      "+1/8 per hit on the necromancer, up to 8 (sums to +1 when it is defeated); -1 if you die (ends the episode).",
-      {"boss_hits": 8}, level=8, inventory=_DIAMOND_KIT, armour=DIAMOND_ARMOUR, spells=_BOTH_SPELLS,
+      {"killed_ranged": 2}, level=3, mobs={"ranged": (2, 3, 6)}, inventory=_DIAMOND_SWORD, armour=DIAMOND_ARMOUR,
       death_penalty=1.0),
     T("speedrun", "At the dungeon's up-ladder (floor 1) with diamond gear; the ladders of floors 1-4 are open. "
       "Descend as deep as you can, down to floor 5.",
@@ -87,6 +79,10 @@ FULL_TASKS: tuple[T, ...] = (
       "stands to your right. Enchant your sword.",
       "+1 when you enchant your sword; the episode ends.", {"ach_enchant_sword": 1},
       fixed=((0, 1, "ENCHANTMENT_TABLE_FIRE"),), inventory={"sword": 3, "ruby": 1}, all_at_once=True),
+    T("enchant-armour", "On the overworld in iron armour with 1 sapphire and full mana (9); an ice enchantment "
+      "table stands to your left. Enchant a piece of armour.",
+      "+1 when you enchant a piece of armour; the episode ends.", {"ach_enchant_armour": 1},
+      fixed=((0, -1, "ENCHANTMENT_TABLE_ICE"),), inventory={"sapphire": 1}, armour=IRON_ARMOUR, all_at_once=True),
     T("drink-potions", "On the overworld holding one potion of each of the 6 colours (their effects are shuffled "
       "every episode). Drink three potions.",
       "+1/3 per potion drunk, up to 3 (sums to +1).", {"potions_drunk": 3}, potions=(1,) * 6),

@@ -81,6 +81,7 @@ def test_full_start__enchant_sword_has_a_fire_table_to_the_right_and_a_ruby(batc
 
 SCRIPTS = {  # task: actions (NOOP after), hand-computed reward per step, terminated on the last listed step
     "craftax/enchant-sword": (["RIGHT", "ENCHANT_SWORD"], [0.0, 1.0]),
+    "craftax/enchant-armour": (["LEFT", "ENCHANT_ARMOUR"], [0.0, 1.0]),
     "craftax/drink-potions": (["DRINK_POTION_RED", "DRINK_POTION_GREEN", "DRINK_POTION_BLUE"], [1 / 3] * 3),
     "craftax/read-and-cast": (["READ_BOOK", "LEVEL_UP_DEXTERITY"], [0.5, 0.0]),
 }
@@ -109,7 +110,7 @@ def test_full_reward__scripted_actions_pay_the_hand_computed_rewards(batch):
         np.testing.assert_allclose(rewards[i, :len(want)], np.float32(want), rtol=0, atol=1e-6, err_msg=task_id)
     i = ids.index("craftax/read-and-cast")
     assert learned.sum() == 1 and rewards[i, turns] == np.float32(0.5) and terminated[i, turns]
-    for task_id in ("craftax/enchant-sword", "craftax/drink-potions"):
+    for task_id in ("craftax/enchant-sword", "craftax/enchant-armour", "craftax/drink-potions"):
         i, n = ids.index(task_id), len(SCRIPTS[task_id][0])
         assert terminated[i, n - 1] and not terminated[i, :n - 1].any(), task_id
 
