@@ -24,7 +24,7 @@ from craftax.craftax_classic.world_gen import generate_world as classic_generate
 CLASSIC_STATIC = ClassicStatic()
 CLASSIC_BLOCKS = tuple(b.name for b in classic_constants.BlockType)
 CLASSIC_ACTIONS = tuple(a.name for a in classic_constants.Action)
-CLASSIC_ACHIEVEMENTS = tuple(a.name for a in classic_constants.Achievement)
+CLASSIC_ACHIEVEMENTS = tuple(a.name for a in sorted(classic_constants.Achievement, key=lambda a: a.value))
 CLASSIC_INVENTORY = ("wood", "stone", "coal", "iron", "diamond", "sapling", "wood_pickaxe",
                      "stone_pickaxe", "iron_pickaxe", "wood_sword", "stone_sword", "iron_sword")
 CLASSIC_VIEW = classic_constants.OBS_DIM  # (rows, cols) = (7, 9)
@@ -93,7 +93,9 @@ FULL_STATIC = _FULL.static_env_params
 FULL_BLOCKS = tuple(b.name for b in full_constants.BlockType)
 FULL_ITEMS = tuple(i.name for i in full_constants.ItemType)
 FULL_ACTIONS = tuple(a.name for a in full_constants.Action)
-FULL_ACHIEVEMENTS = tuple(a.name for a in full_constants.Achievement)
+# by value: the package's Achievement enum is not declared in value order (COLLECT_SAPPHIRE = 54
+# comes 26th), and `achievements[i]` is the achievement whose value is i
+FULL_ACHIEVEMENTS = tuple(a.name for a in sorted(full_constants.Achievement, key=lambda a: a.value))
 FULL_ACHIEVEMENT_WEIGHTS = np.asarray(full_constants.ACHIEVEMENT_REWARD_MAP, np.float32)  # sum 226
 FULL_VIEW = full_constants.OBS_DIM  # (rows, cols) = (9, 11)
 FULL_CLEAR_KILLS = full_constants.MONSTERS_KILLED_TO_CLEAR_LEVEL

@@ -50,11 +50,12 @@ def _neighbours(grid: jax.Array, pos: jax.Array, fill) -> jax.Array:
     return jnp.where(inside, vals, fill)
 
 
-def _approach(walk, mine, target, game, act, stand_on):
+def _approach(walk, mine, bridge, target, game, act, stand_on):
     """Action toward the nearest `target` cell: stand next to it, face it and `act` (or, with
-    `stand_on`, stand on it and `act`); mines a minable cell in the way. -1 if unreachable."""
+    `stand_on`, stand on it and `act`); mines a minable cell in the way and bridges water in
+    the way with stone (placed, then mined to a path). -1 if unreachable."""
     pos, facing = game.player_position, game.player_direction - 1
-    route = walk | mine
+    route = walk | mine | bridge
     dist = bfs_distances(route, jnp.where(stand_on, target, dilate(target)) & route, max_steps=MAX_ROUTE)
     here = dist[pos[0], pos[1]]
     move = jnp.argmin(_neighbours(dist, pos, UNREACHED))
@@ -62,7 +63,9 @@ def _approach(walk, mine, target, game, act, stand_on):
     face_ok = near[jnp.clip(facing, 0, 3)] & (facing >= 0)
     arrive = jnp.where(stand_on | face_ok, act, A["LEFT"] + jnp.argmax(near))
     blocked = _neighbours(mine & ~walk, pos, False)[move]
-    step = jnp.where(blocked & (facing == move), A["DO"], A["LEFT"] + move)
+    water = _neighbours(bridge, pos, False)[move]
+    work = jnp.where(water, A["PLACE_STONE"], A["DO"])
+    step = jnp.where((blocked | water) & (facing == move), work, A["LEFT"] + move)
     return jnp.where(here >= UNREACHED, -1, jnp.where(here == 0, arrive, step))
 
 
@@ -129,7 +132,8 @@ def full_planner(key, state, params):
         goal_act, goal_stand = jnp.where(take, act, goal_act), jnp.where(take, stand_on, goal_stand)
         chosen = chosen | take
     action = jnp.where(action < 0, _fight_adjacent(hostile, game), action)
-    action = jnp.where((action < 0) & chosen, _approach(walk, mine, goal, game, goal_act, goal_stand), action)
+    bridge = (blocks == BlockType.WATER.value) & (inv.stone > 0) & ~mobs
+    action = jnp.where((action < 0) & chosen, _approach(walk, mine, bridge, goal, game, goal_act, goal_stand), action)
     return jnp.where(action < 0, A["NOOP"], action).astype(jnp.int32)
 
 
