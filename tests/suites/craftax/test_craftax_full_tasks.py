@@ -49,10 +49,11 @@ def test_full_start__floor_task_starts_on_its_up_ladder_with_the_ladder_open(bat
     assert int(game.inventory.sword) >= 2 and int(game.inventory.pickaxe) >= 2
 
 
-def test_full_start__dungeon_clear_has_its_ladder_closed_and_iron_gear(batch):
+def test_full_start__dungeon_clear_has_its_ladder_closed_and_diamond_gear(batch):
     game = _game(batch, "craftax/dungeon-clear")
     assert int(game.player_level) == 1 and int(game.monsters_killed[1]) == 0
-    assert int(game.inventory.sword) == 3 and game.inventory.armour.tolist() == [1, 1, 1, 1]
+    assert int(game.inventory.sword) == 4 and game.inventory.armour.tolist() == [2, 2, 2, 2]
+    assert int(game.inventory.stone) == 20
 
 
 @pytest.mark.parametrize("task_id, level, pool, type_id, count, lo, hi", [
