@@ -156,15 +156,7 @@ def test_task__random_play_stays_in_bounds(task_id, results):
     np.testing.assert_array_equal(played, r.lengths)
 
 
-# Known, open bug (stated in the session note): the craftax package's Classic step is not
-# bit-identical between a 16-env vmapped batch and one env, so seed 15 of the random run diverges
-# from its replay. Strict: the test fails as soon as the two agree, so the entry cannot go stale.
-REPLAY_DIVERGES = {"craftax/classic": "craftax Classic: vmapped batch and single-env replay diverge (seed 15)"}
-
-
-def test_task__replay_matches_vmapped_run_bit_for_bit(task_id, results, request):
-    if task_id in REPLAY_DIVERGES:
-        request.applymarker(pytest.mark.xfail(reason=REPLAY_DIVERGES[task_id], strict=True))
+def test_task__replay_matches_vmapped_run_bit_for_bit(task_id, results):
     env = glyphjax.make(task_id)
     r = results
     for seed in (0, 1, episodes_for(env) - 1):

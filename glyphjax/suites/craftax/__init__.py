@@ -17,10 +17,13 @@ from glyphjax.core.types import EXTENDED
 AVAILABLE = importlib.util.find_spec("craftax") is not None
 
 if AVAILABLE:
-    from glyphjax.suites.craftax.env import ClassicGameEnv, ClassicTaskEnv, FullGameEnv
+    from glyphjax.suites.craftax.env import ClassicGameEnv, ClassicTaskEnv, FullGameEnv, FullTaskEnv
+    from glyphjax.suites.craftax.full_tasks import FULL_TASKS
     from glyphjax.suites.craftax.tasks import CLASSIC_TASKS
 
     for _task in CLASSIC_TASKS:
         register(f"craftax/{_task.name}", lambda t=_task: ClassicTaskEnv(t))
+    for _task in FULL_TASKS:
+        register(f"craftax/{_task.name}", lambda t=_task: FullTaskEnv(t))
     register("craftax/classic", ClassicGameEnv, track=EXTENDED)
     register("craftax/full", FullGameEnv, track=EXTENDED)

@@ -31,13 +31,14 @@ def _ring(lo: jax.Array, hi: jax.Array) -> jax.Array:
     return (cheb >= lo) & (cheb <= hi)
 
 
-def _pick(key: jax.Array, allowed: jax.Array, count: jax.Array, k: int) -> tuple[jax.Array, jax.Array]:
-    """Up to `count` (<= k) distinct random cells of the window where `allowed`: (rows, cols,
-    chosen mask), window coordinates."""
+def pick_cells(key: jax.Array, allowed: jax.Array, count: jax.Array, k: int) -> tuple[jax.Array, jax.Array]:
+    """Up to `count` (<= k) distinct random cells of a 2-D grid where `allowed`: ((row, col)
+    int32[k, 2], chosen mask bool[k])."""
+    width = allowed.shape[1]
     score = jnp.where(allowed, jax.random.uniform(key, allowed.shape), -1.0).ravel()
     best, idx = jax.lax.top_k(score, k)
     chosen = (best >= 0) & (jnp.arange(k) < count)
-    return jnp.stack([idx // _SPAN, idx % _SPAN], axis=1), chosen
+    return jnp.stack([idx // width, idx % width], axis=1), chosen
 
 
 def _blocks(key: jax.Array, p: ClassicTaskParams) -> jax.Array:
@@ -48,7 +49,7 @@ def _blocks(key: jax.Array, p: ClassicTaskParams) -> jax.Array:
     keys = jax.random.split(key, p.scatter.shape[0])
     for i in range(p.scatter.shape[0]):
         block, count, lo, hi = p.scatter[i, 0], p.scatter[i, 1], p.scatter[i, 2], p.scatter[i, 3]
-        cells, chosen = _pick(keys[i], _ring(lo, hi) & (win == p.base), count, SCATTER_MAX_COUNT)
+        cells, chosen = pick_cells(keys[i], _ring(lo, hi) & (win == p.base), count, SCATTER_MAX_COUNT)
         r = jnp.where(chosen, cells[:, 0], _SPAN)
         win = win.at[r, cells[:, 1]].set(block, mode="drop")
     return win
@@ -57,7 +58,7 @@ def _blocks(key: jax.Array, p: ClassicTaskParams) -> jax.Array:
 def _mob_pool(key, win, taken, row, size, health) -> tuple[Mobs, jax.Array]:
     """A mob pool with row = (count, min dist, max dist) mobs on free walkable cells."""
     free = jnp.isin(win, jnp.array(_WALKABLE)) & ~taken & _ring(jnp.maximum(row[1], 1), row[2])
-    cells, chosen = _pick(key, free, row[0], size)
+    cells, chosen = pick_cells(key, free, row[0], size)
     pos = cells - ARENA_RADIUS + jnp.array(CENTER)
     pool = Mobs(position=jnp.where(chosen[:, None], pos, 0).astype(jnp.int32),
                 health=jnp.where(chosen, health, 0).astype(jnp.int32), mask=chosen,

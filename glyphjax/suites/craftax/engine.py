@@ -24,7 +24,7 @@ from craftax.craftax_classic.world_gen import generate_world as classic_generate
 CLASSIC_STATIC = ClassicStatic()
 CLASSIC_BLOCKS = tuple(b.name for b in classic_constants.BlockType)
 CLASSIC_ACTIONS = tuple(a.name for a in classic_constants.Action)
-CLASSIC_ACHIEVEMENTS = tuple(a.name for a in classic_constants.Achievement)
+CLASSIC_ACHIEVEMENTS = tuple(a.name for a in sorted(classic_constants.Achievement, key=lambda a: a.value))
 CLASSIC_INVENTORY = ("wood", "stone", "coal", "iron", "diamond", "sapling", "wood_pickaxe",
                      "stone_pickaxe", "iron_pickaxe", "wood_sword", "stone_sword", "iron_sword")
 CLASSIC_VIEW = classic_constants.OBS_DIM  # (rows, cols) = (7, 9)
@@ -48,9 +48,32 @@ def classic_params(**overrides: Any) -> ClassicParams:
     return array_params(ClassicParams().replace(**overrides))
 
 
+def one_at_a_time(fn):
+    """`fn` whose batching rule maps it over the batch one element at a time (`lax.map`), so a
+    vmapped call computes every element with the unbatched program. World generation needs it:
+    XLA CPU (jaxlib 0.10.2) miscompiles the package's vmapped Perlin noise (`util/noise.py`,
+    `n00 * (1 - t) + t * n10`): rows 8-15 of a 16-wide batch get wrong noise, hence other worlds
+    than the same seed generated alone (tests/suites/craftax/test_craftax.py pins it)."""
+    @jax.custom_batching.custom_vmap
+    def wrapped(*args):
+        return fn(*args)
+
+    @wrapped.def_vmap
+    def _rule(axis_size, in_batched, *args):
+        flat, tree = jax.tree.flatten(args)
+        batched = jax.tree.leaves(in_batched)
+        flat = [x if b else jnp.broadcast_to(x, (axis_size, *jnp.shape(x))) for x, b in zip(flat, batched)]
+        out = jax.lax.map(lambda xs: wrapped(*jax.tree.unflatten(tree, xs)), flat)
+        return out, jax.tree.map(lambda _: True, out)
+    return wrapped
+
+
 def classic_world(key: jax.Array, cparams: ClassicParams):
-    """A fresh Classic world from the package's own generator."""
-    return strong(classic_generate_world(key, cparams, CLASSIC_STATIC))
+    """A fresh Classic world from the package's own generator (element by element under vmap)."""
+    return strong(_classic_world(key, cparams))
+
+
+_classic_world = one_at_a_time(lambda key, cparams: classic_generate_world(key, cparams, CLASSIC_STATIC))
 
 
 def classic_step(key: jax.Array, game, action: jax.Array, cparams: ClassicParams):
@@ -70,7 +93,9 @@ FULL_STATIC = _FULL.static_env_params
 FULL_BLOCKS = tuple(b.name for b in full_constants.BlockType)
 FULL_ITEMS = tuple(i.name for i in full_constants.ItemType)
 FULL_ACTIONS = tuple(a.name for a in full_constants.Action)
-FULL_ACHIEVEMENTS = tuple(a.name for a in full_constants.Achievement)
+# by value: the package's Achievement enum is not declared in value order (COLLECT_SAPPHIRE = 54
+# comes 26th), and `achievements[i]` is the achievement whose value is i
+FULL_ACHIEVEMENTS = tuple(a.name for a in sorted(full_constants.Achievement, key=lambda a: a.value))
 FULL_ACHIEVEMENT_WEIGHTS = np.asarray(full_constants.ACHIEVEMENT_REWARD_MAP, np.float32)  # sum 226
 FULL_VIEW = full_constants.OBS_DIM  # (rows, cols) = (9, 11)
 FULL_CLEAR_KILLS = full_constants.MONSTERS_KILLED_TO_CLEAR_LEVEL
@@ -82,8 +107,12 @@ def full_params(**overrides: Any):
 
 
 def full_world(key: jax.Array, params):
-    """A fresh full-game world: the package's own reset (`reset_env`, which splits the key first)."""
-    return strong(_FULL.reset_env(key, params)[1])
+    """A fresh full-game world: the package's own reset (`reset_env`, which splits the key first),
+    element by element under vmap (`one_at_a_time`)."""
+    return strong(_full_world(key, params))
+
+
+_full_world = one_at_a_time(lambda key, params: _FULL.reset_env(key, params)[1])
 
 
 def full_step(key: jax.Array, game, action: jax.Array, params):

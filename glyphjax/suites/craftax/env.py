@@ -14,15 +14,19 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.types import EXTENDED, NO_SUCCESS, Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.craftax import engine, render, rules
+from glyphjax.suites.craftax import engine, full_rules, render, rules
 from glyphjax.suites.craftax.arena import classic_arena
+from glyphjax.suites.craftax.full_arena import full_arena
+from glyphjax.suites.craftax.full_planner import full_planner
 from glyphjax.suites.craftax.planner import classic_planner
 
 FOCUSED_MAX_STEPS = 300
+FULL_FOCUSED_MAX_STEPS = 300
 EVENTS = ("", "Task complete!", "You died.")
 GOAL_EVENT, DEATH_EVENT = 1, 2
 CONFORMANCE_EPISODES = 16  # random episodes per Craftax id in tests/test_conformance.py
 CONFORMANCE_BATCH = 16  # batch of its batched checks (a Craftax step costs ~0.2-0.5 CPU-ms)
+FULL_CONFORMANCE = 8  # episodes and batch per focused full-engine id (19 ids of a heavier step)
 
 CLASSIC_ACTION_TEXT = {
     "NOOP": "do nothing", "LEFT": "move (or turn) left", "RIGHT": "move (or turn) right",
@@ -137,23 +141,69 @@ FULL_RULES = (
     "open its ladder down. Dark cells are drawn as darkness; torches light them.")
 
 
-class FullGameEnv(Env):
-    """Full Craftax: the package's world and step; pays each first-time achievement its package
-    weight (1, 3, 5 or 8) / 226, so the return x 100 is the paper's score; -1 on death."""
+def full_card(task_id: str, rules_text: str, reward: str, max_steps: int, **extra) -> TaskCard:
+    names = engine.FULL_ACTIONS
+    return TaskCard(
+        id=task_id, rules=rules_text, actions=names, action_descriptions=tuple(n.lower().replace("_", " ") for n in names),
+        glyphs=render.FULL_GLYPHS, hud=render.FULL_HUD, hud_fields=render.FULL_HUD_FIELDS,
+        hud_enums=render.FULL_HUD_ENUMS, max_steps=max_steps, reward=reward, events=EVENTS, **extra)
+
+
+class _FullEnv(Env):
+    """What the full-engine shells share: the package step and the full renderer."""
 
     conformance_episodes = CONFORMANCE_EPISODES
     conformance_batch = CONFORMANCE_BATCH
 
+    def _render(self, state, params):
+        return render.full_grid(state.game), render.full_hud(state.game)
+
+
+class FullTaskEnv(_FullEnv):
+    """A focused task on the full engine; its `full_rules.FullTask` becomes traced params, so
+    one compiled program serves every full-engine task."""
+
+    scripted_policy = staticmethod(full_planner)
+    conformance_episodes = FULL_CONFORMANCE
+    conformance_batch = FULL_CONFORMANCE
+
+    def __init__(self, task: full_rules.FullTask):
+        self.task = task
+        self._params = task.params()
+        self.card = full_card(f"craftax/{task.name}", f"{FULL_RULES}\n\nTask: {task.summary}", task.reward,
+                              FULL_FOCUSED_MAX_STEPS, success=(GOAL_EVENT,))
+
+    def default_params(self):
+        return self._params
+
+    def static_config(self):
+        return ("full-focused",)
+
+    def _reset(self, key, params):
+        return CraftaxState(**init_state_fields(), game=full_arena(key, params),
+                            progress=jnp.zeros((len(full_rules.FULL_COUNTERS),), jnp.int32))
+
+    def _step(self, key, state, action, params):
+        game, _, over = engine.full_step(key, state.game, action, params.fparams)
+        grew = full_rules.full_counters(state.game, game, params)
+        progress = rules.advance(state.progress, grew, full_rules.FULL_LEVELS)
+        died = game.player_health <= 0
+        reward, goal = rules.payout(params, state.progress, progress, died)
+        event = jnp.where(died, DEATH_EVENT, jnp.where(goal, GOAL_EVENT, 0))
+        return state.replace(game=game, progress=progress), reward, goal | died | over, event
+
+
+class FullGameEnv(_FullEnv):
+    """Full Craftax: the package's world and step; pays each first-time achievement its package
+    weight (1, 3, 5 or 8) / 226, so the return x 100 is the paper's score; -1 on death."""
+
     def __init__(self):
-        names = engine.FULL_ACTIONS
-        self.card = TaskCard(
-            id="craftax/full", rules=f"{FULL_RULES}\n\nUnlock as many of the 67 achievements as you can.",
-            actions=names, action_descriptions=tuple(n.lower().replace("_", " ") for n in names),
-            glyphs=render.FULL_GLYPHS, hud=render.FULL_HUD, hud_fields=render.FULL_HUD_FIELDS,
-            hud_enums=render.FULL_HUD_ENUMS, max_steps=10000, events=EVENTS, track=EXTENDED, success=NO_SUCCESS,
-            reward="The first time you unlock each achievement you earn its weight / 226 (easy 1, medium 3, "
-                   "hard 5, very hard 8; all 67 sum to 226, so 100 x return is the Craftax score); dying "
-                   "pays -1 on that step (instead of the step's achievements) and ends the game.")
+        self.card = full_card(
+            "craftax/full", f"{FULL_RULES}\n\nUnlock as many of the 67 achievements as you can.", max_steps=10000,
+            track=EXTENDED, success=NO_SUCCESS,
+            reward="The first time you unlock each achievement you earn its weight / 226 (easy 1, medium 3, hard 5, "
+                   "very hard 8; all 67 sum to 226, so 100 x return is the Craftax score); dying pays -1 on that "
+                   "step (instead of the step's achievements) and ends the game.")
 
     def default_params(self):
         return engine.full_params()
@@ -168,9 +218,6 @@ class FullGameEnv(Env):
         died = game.player_health <= 0
         reward = jnp.where(died, -1.0, earned).astype(jnp.float32)
         return state.replace(game=game), reward, over, jnp.where(died, DEATH_EVENT, 0)
-
-    def _render(self, state, params):
-        return render.full_grid(state.game), render.full_hud(state.game)
 
 
 @struct.dataclass

@@ -76,16 +76,7 @@ class ClassicTask:
     spawns: bool = False  # the package's random mob spawning (cows, zombies, skeletons)
 
     def params(self) -> ClassicTaskParams:
-        q = len(CLASSIC_COUNTERS)
-        weight, cap = np.zeros(q, np.float32), np.zeros(q, np.int32)
-        total = sum(self.pay.values())
-        for name, c in self.pay.items():
-            if name not in COUNTER or c <= 0:
-                raise ValueError(f"craftax/{self.name}: bad counter {name!r}={c}; counters: {CLASSIC_COUNTERS}")
-            cap[COUNTER[name]] = c
-            weight[COUNTER[name]] = 0.0 if self.all_at_once else 1.0 / total
-        if not 0.0 <= self.death_penalty <= 1.0:
-            raise ValueError(f"craftax/{self.name}: death_penalty must lie in [0, 1]")
+        weight, cap = pay_vectors(self.name, self.pay, CLASSIC_COUNTERS, self.all_at_once, self.death_penalty)
         fixed = np.zeros((MAX_FIXED, 3), np.int32)
         for i, (dr, dc, block) in enumerate(self.fixed):
             fixed[i] = (dr, dc, engine.Block[block].value)
@@ -106,6 +97,23 @@ class ClassicTask:
             vitals=jnp.asarray(self.vitals, jnp.int32), start_time=jnp.int32(self.start_time),
             weight=jnp.asarray(weight), cap=jnp.asarray(cap), all_at_once=jnp.bool_(self.all_at_once),
             death_penalty=jnp.float32(self.death_penalty))
+
+
+def pay_vectors(task: str, pay: Mapping[str, int], counters: tuple[str, ...], all_at_once: bool,
+                death_penalty: float) -> tuple[np.ndarray, np.ndarray]:
+    """(weight float32[Q], cap int32[Q]) of a task paying `pay` = {counter: cap} over `counters`:
+    1/sum(caps) per unit, or all weights 0 when it pays 1 once at the goal (sum w_j c_j = 1)."""
+    index = {name: i for i, name in enumerate(counters)}
+    weight, cap = np.zeros(len(counters), np.float32), np.zeros(len(counters), np.int32)
+    total = sum(pay.values())
+    for name, c in pay.items():
+        if name not in index or c <= 0:
+            raise ValueError(f"craftax/{task}: bad counter {name!r}={c}; counters: {counters}")
+        cap[index[name]] = c
+        weight[index[name]] = 0.0 if all_at_once else 1.0 / total
+    if not 0.0 <= death_penalty <= 1.0:
+        raise ValueError(f"craftax/{task}: death_penalty must lie in [0, 1], got {death_penalty}")
+    return weight, cap
 
 
 def classic_counters(before, after, action: jax.Array) -> jax.Array:
@@ -143,9 +151,10 @@ def stone_around(game) -> jax.Array:
     return jnp.sum(inside & (blocks == engine.Block.STONE.value))
 
 
-def advance(progress: jax.Array, grew: jax.Array) -> jax.Array:
-    """Counters after a step: sums add, levels (achievements, stone around) take the max."""
-    return jnp.where(jnp.asarray(_LEVELS), jnp.maximum(progress, grew), progress + grew)
+def advance(progress: jax.Array, grew: jax.Array, levels: np.ndarray = _LEVELS) -> jax.Array:
+    """Counters after a step: sums add, levels (`levels`; Classic: achievements, stone around)
+    take the max."""
+    return jnp.where(jnp.asarray(levels), jnp.maximum(progress, grew), progress + grew)
 
 
 def payout(p: ClassicTaskParams, before: jax.Array, after: jax.Array, died: jax.Array):
