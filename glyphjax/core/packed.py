@@ -103,12 +103,13 @@ def frame_layout(env: Env) -> FrameLayout:
 
 
 def start_program(env: Env) -> Callable[[jax.Array, Any, jax.Array], tuple[EnvState, jax.Array]]:
-    """jit (seed, params, seat) -> (first state of the episode with this seed, its packed frame);
-    seat MOVER renders for the seat to play."""
+    """jit (seed, params, seat) -> (first state of the episode with this seed, packed start: the
+    seat to play, then the frame); seat MOVER renders for the seat to play."""
     if env.program not in _START:
         def start(seed, params, seat):
             state = env.reset(reset_key(seed), params)
-            return state, pack_frame(env.render(state, params, _seat(env, state, seat)))
+            frame = pack_frame(env.render(state, params, _seat(env, state, seat)))
+            return state, jnp.concatenate([env.to_play(state).astype(jnp.uint32)[None], frame])
         _START[env.program] = jax.jit(start)
     return _START[env.program]
 
@@ -138,18 +139,22 @@ class EpisodeStepper:
         self.env = env
         self.params = env.default_params() if params is None else params
         self.layout = frame_layout(env)
-        self.seed = jnp.uint32(seed)
-        self.seat = jnp.int32(MOVER) if follow_mover else env._check_seat(seat)
+        self.seed = np.uint32(seed)
+        if not follow_mover and not (type(seat) is int and seat == 0):
+            env._check_seat(seat)  # raises the env's own error for a bad seat
+        self.seat = np.int32(MOVER if follow_mover else seat)
+        self._turn = turn_program(env)
         self.state, packed = start_program(env)(self.seed, self.params, self.seat)
-        self.frame = unpack_frames(np.asarray(packed), self.layout)
-        self.to_play = int(env.to_play(self.state))
+        packed = np.asarray(packed)
+        self.to_play = int(packed[0])
+        self.frame = unpack_frames(packed[1:], self.layout)
         self.done = False
 
     def step(self, action: int) -> TurnOutcome:
         """Play `action` (an index, or NO_ACTION); returns the outcome and moves `frame` on."""
         if not (isinstance(action, (int, np.integer)) and NO_ACTION <= action < self.env.card.num_actions):
             self.env._check_action(action)  # raises the env's own error for a bad action
-        self.state, packed = turn_program(self.env)(self.seed, self.state, np.int32(action), self.params, self.seat)
+        self.state, packed = self._turn(self.seed, self.state, np.int32(action), self.params, self.seat)
         out = unpack_turn(self.env, np.asarray(packed), self.layout)
         self.frame, self.done, self.to_play = out.frame, out.done, out.to_play
         return out

@@ -43,15 +43,29 @@ def _glyph_table(card: TaskCard) -> tuple[np.ndarray, tuple[str, ...]]:
     return np.array([c for c, _ in items], np.uint32), tuple(line for _, line in items)
 
 
-@lru_cache(maxsize=None)
-def _legend_lines(card: TaskCard) -> np.ndarray:
-    """The card's legend lines as an object array (indexable by a presence mask)."""
-    return np.array(_glyph_table(card)[1], dtype=object)
+@dataclasses.dataclass(frozen=True)
+class _CardText:
+    """A card's host-side text tables: code point -> glyph index lookup (index n for a code point
+    the card lacks, also every one past the table, by clipping), legend lines as an object
+    array, and caches of joined legends (by presence row) and formatted HUD lines (by row bytes)."""
+
+    lookup: np.ndarray
+    lines: np.ndarray
+    hud_fields: tuple[str, ...]
+    legends: dict
+    huds: dict
 
 
 @lru_cache(maxsize=None)
-def _hud_fields(card: TaskCard) -> tuple[str, ...]:
-    return ("step", *card.hud_fields)
+def _card_text(card: TaskCard) -> _CardText:
+    codes, lines = _glyph_table(card)
+    n = len(codes)
+    lookup = np.full(int(codes.max(initial=0)) + 2, n, np.uint8 if n < 255 else np.uint32)
+    lookup[codes] = np.arange(n)
+    return _CardText(lookup, np.array(lines, dtype=object), ("step", *card.hud_fields), {}, {})
+
+
+LEGEND_CACHE_SIZE = 4096  # distinct glyph sets (and distinct HUD rows) kept per card
 
 
 @lru_cache(maxsize=64)
@@ -84,50 +98,68 @@ def grid_strings(grid: np.ndarray, labels: bool = False) -> np.ndarray:
     return flat.view(f"<U{flat.shape[1]}").reshape(b)
 
 
-def _glyph_indices(card: TaskCard, codes: np.ndarray, flat: np.ndarray) -> np.ndarray:
-    """Index into `codes` of every code point of `flat`; ValueError naming any the card lacks."""
-    idx = np.minimum(np.searchsorted(codes, flat), len(codes) - 1)
-    known = codes[idx] == flat
-    if not known.all():
-        bad = sorted({chr(c) for c in flat[~known].tolist()})
-        raise ValueError(f"{card.id}: grid draws glyphs with no legend entry: {bad}")
-    return idx
+def _presence(tables: _CardText, flat: np.ndarray) -> np.ndarray:
+    """bool [B, n_glyphs + 1]: which glyphs each row of code points `flat` [B, N] shows; the
+    last column marks a code point the card does not name."""
+    idx = tables.lookup.take(flat, mode="clip")
+    present = np.zeros((flat.shape[0], len(tables.lines) + 1), bool)
+    present[np.arange(flat.shape[0])[:, None], idx] = True
+    return present
+
+
+def _unknown_glyphs_error(card: TaskCard, flat: np.ndarray) -> ValueError:
+    codes, _ = _glyph_table(card)
+    bad = sorted({chr(c) for c in np.setdiff1d(flat, codes).tolist()})
+    return ValueError(f"{card.id}: grid draws glyphs with no legend entry: {bad}")
 
 
 def glyph_presence(card: TaskCard, grid: np.ndarray) -> np.ndarray:
     """bool [B, n_glyphs]: which of the card's glyphs appear in each grid. Raises if a grid holds
     a code point the card does not name (a renderer bug: every glyph must have a meaning)."""
-    codes, _ = _glyph_table(card)
     grid = np.asarray(grid, np.uint32)
     if grid.ndim == 2:
         grid = grid[None]
-    b = grid.shape[0]
-    flat = grid.reshape(b, -1)
-    idx_c = _glyph_indices(card, codes, flat)
-    present = np.zeros((b, len(codes)), bool)
-    present[np.repeat(np.arange(b), flat.shape[1]), idx_c.ravel()] = True
-    return present
+    flat = grid.reshape(grid.shape[0], -1)
+    present = _presence(_card_text(card), flat)
+    if present[:, -1].any():
+        raise _unknown_glyphs_error(card, flat)
+    return present[:, :-1]
+
+
+def _row_keys(rows: np.ndarray) -> list[bytes]:
+    """The bytes of every row of a 2-D array (one view, no loop over rows in numpy)."""
+    rows = np.ascontiguousarray(rows)
+    return rows.view(np.dtype((np.void, rows.shape[1] * rows.itemsize))).ravel().tolist()
+
+
+def _legend(card: TaskCard, tables: _CardText, key: bytes, row: np.ndarray, flat: np.ndarray) -> str:
+    """The legend of presence row `row` (`key` its bytes), joined once per card and kept."""
+    legend = tables.legends.get(key)
+    if legend is None:
+        if row[-1]:
+            raise _unknown_glyphs_error(card, flat)
+        if len(tables.legends) >= LEGEND_CACHE_SIZE:
+            tables.legends.clear()
+        legend = tables.legends[key] = "\n".join(tables.lines[row[:-1]])
+    return legend
 
 
 def legend_strings(card: TaskCard, grid: np.ndarray) -> list[str]:
     """Legend per frame: exactly the glyphs on screen, sorted by code point (each distinct set of
-    glyphs joined once per card and kept: a task shows few distinct sets)."""
-    present = glyph_presence(card, grid)
-    cache = _LEGENDS.setdefault(card, {})
-    if len(cache) > LEGEND_CACHE_SIZE:
-        cache.clear()
-    lines_arr = _legend_lines(card)
+    glyphs joined once per card and kept: a task shows few distinct sets). Raises on a code
+    point the card does not name."""
+    grid = np.asarray(grid, np.uint32)
+    if grid.ndim == 2:
+        grid = grid[None]
+    flat = grid.reshape(grid.shape[0], -1)
+    tables = _card_text(card)
+    present = _presence(tables, flat)
+    legends = tables.legends
     out = []
-    for key, row in zip(map(bytes, np.packbits(present, axis=1)), present):
-        legend = cache.get(key)
-        if legend is None:
-            legend = cache[key] = "\n".join(lines_arr[row])
-        out.append(legend)
+    for key, row in zip(_row_keys(present), present):
+        legend = legends.get(key)
+        out.append(_legend(card, tables, key, row, flat) if legend is None else legend)
     return out
-
-
-LEGEND_CACHE_SIZE = 4096  # distinct glyph sets kept per card
-_LEGENDS: dict[TaskCard, dict[bytes, str]] = {}
 
 
 def hud_strings(card: TaskCard, hud: np.ndarray) -> list[str]:
@@ -137,16 +169,19 @@ def hud_strings(card: TaskCard, hud: np.ndarray) -> list[str]:
         hud = hud[None]
     if not card.hud:
         return [""] * hud.shape[0]
-    fields = _hud_fields(card)
-    if hud.shape[1] != len(fields):
-        raise ValueError(f"{card.id}: HUD has {hud.shape[1]} values for fields {fields}")
-    lines: dict[tuple, str] = {}  # a batch repeats rows (same step, same score): format each once
+    tables = _card_text(card)
+    if hud.shape[1] != len(tables.hud_fields):
+        raise ValueError(f"{card.id}: HUD has {hud.shape[1]} values for fields {tables.hud_fields}")
+    if hud.dtype != np.int32:  # keys are int32 rows; any other dtype is formatted without the cache
+        return [_hud_line(card, tables.hud_fields, row) for row in hud.tolist()]
+    lines = tables.huds
     out = []
-    for row in hud.tolist():
-        key = tuple(row)
+    for key, row in zip(_row_keys(hud), hud):
         line = lines.get(key)
         if line is None:
-            line = lines[key] = _hud_line(card, fields, row)
+            if len(lines) >= LEGEND_CACHE_SIZE:
+                lines.clear()
+            line = lines[key] = _hud_line(card, tables.hud_fields, row.tolist())
         out.append(line)
     return out
 
@@ -174,28 +209,29 @@ def render_batch(card: TaskCard, frames: Frame) -> list[TextObservation]:
 def render_text(card: TaskCard, frame: Frame) -> TextObservation:
     """One frame (no batch axis) -> text observation, equal to `render_batch` of a batch holding it.
 
-    The single-frame path: no batch axis, cached label and legend tables, one pass per section."""
+    The single-frame path: no batch axis; legends and HUD lines come from the card's caches."""
     grid = np.asarray(frame.grid, np.uint32)
     if grid.ndim != 2:
         raise ValueError(f"{card.id}: render_text takes one frame (grid [H, W]), got grid shape "
                          f"{grid.shape}; use render_batch for a batch")
-    codes, lines = _glyph_table(card)
-    flat = grid.ravel()
-    present = np.zeros(len(codes), bool)
-    present[_glyph_indices(card, codes, flat)] = True
-    legend = "\n".join([lines[i] for i in np.flatnonzero(present).tolist()])
-    return TextObservation(legend, _single_hud(card, frame.hud), _grid_string(grid, card.grid_labels),
-                           card.events[np.asarray(frame.event).item()])
+    tables = _card_text(card)
+    flat = grid.reshape(-1)
+    present = np.bincount(tables.lookup.take(flat, mode="clip"), minlength=len(tables.lines) + 1).astype(bool)
+    key = present.tobytes()
+    legend = tables.legends.get(key)
+    if legend is None:
+        legend = _legend(card, tables, key, present, flat)
+    return TextObservation(legend, _single_hud(card, tables, frame.hud), _grid_string(grid, card.grid_labels),
+                           card.events[int(frame.event)])
 
 
-def _single_hud(card: TaskCard, hud: np.ndarray) -> str:
+def _single_hud(card: TaskCard, tables: _CardText, hud: np.ndarray) -> str:
+    """The HUD line of one frame's HUD row (from the card's cache when the row is int32)."""
     if not card.hud:
         return ""
-    fields = _hud_fields(card)
-    row = np.asarray(hud).reshape(-1).tolist()
-    if len(row) != len(fields):
-        raise ValueError(f"{card.id}: HUD has {len(row)} values for fields {fields}")
-    return _hud_line(card, fields, row)
+    hud = np.asarray(hud)
+    line = tables.huds.get(hud.tobytes()) if hud.dtype == np.int32 and hud.ndim == 1 else None
+    return hud_strings(card, hud.reshape(1, -1))[0] if line is None else line
 
 
 def _grid_string(grid: np.ndarray, labels: bool) -> str:

@@ -8,7 +8,7 @@ import pytest
 import glyphjax
 from glyphjax.core.types import Frame, TaskCard
 from glyphjax.harness.prompt import HarnessConfig, system_prompt, turn_message
-from glyphjax.render.text import grid_strings, render_batch
+from glyphjax.render.text import grid_strings, render_batch, render_text
 
 CARD = TaskCard(id="test/card", rules="Rules here.", actions=("A", "B"), action_descriptions=("do a", "do b"),
                 glyphs={"#": "wall", ".": "floor", "@": "you"}, hud="Step: {step} / {max_steps}  Item: {item}",
@@ -49,6 +49,52 @@ def test_render__unknown_glyph_is_a_renderer_bug():
     frames = Frame(grid=_codes(["#X#"])[None], hud=np.array([[0, 0]], np.int32), event=np.array([0]))
     with pytest.raises(ValueError, match="no legend entry"):
         render_batch(CARD, frames)
+
+
+def _plain_text(grid: np.ndarray, hud: list[int], event: int) -> str:
+    """The observation written out by hand from CARD's rules (the expected text, not the renderer's)."""
+    shown = {chr(c) for c in grid.ravel()}
+    legend = "\n".join(f"{g} — {m}" for g, m in sorted(CARD.glyphs.items()) if g in shown)
+    item = CARD.hud_enums["item"][hud[1]]
+    parts = [f"[Legend]\n{legend}", f"[HUD]\nStep: {hud[0]} / 10  Item: {item}",
+             "[Grid]\n" + "\n".join("".join(chr(c) for c in row) for row in grid)]
+    return "\n\n".join(parts + ([f"[Message]\n{CARD.events[event]}"] if event else []))
+
+
+def test_render__single_and_batched_text_equal_the_plain_text_with_warm_caches():
+    rng = np.random.default_rng(3)
+    alphabet = np.array([ord(c) for c in "#.@"], np.uint32)
+    grids = alphabet[rng.integers(0, 3, size=(40, 4, 5))]
+    grids[::7] = ord("#")  # some frames repeat a glyph set and a HUD row: cache hits
+    huds = np.stack([rng.integers(0, 3, 40), rng.integers(0, 2, 40)], axis=1).astype(np.int32)
+    events = rng.integers(0, 2, 40).astype(np.int32)
+    for rep in range(2):  # cold caches, then warm ones
+        batch = [o.render() for o in render_batch(CARD, Frame(grid=grids, hud=huds, event=events))]
+        for i in range(len(grids)):
+            want = _plain_text(grids[i], huds[i].tolist(), int(events[i]))
+            one = render_text(CARD, Frame(grid=grids[i], hud=huds[i], event=events[i])).render()
+            assert batch[i] == one == want, f"frame {i}, pass {rep}"
+    # a HUD given as another integer dtype is formatted the same (not read through the int32 cache)
+    assert render_batch(CARD, Frame(grid=grids[:2], hud=huds[:2].astype(np.int64), event=events[:2]))[1].hud == (
+        f"Step: {huds[1, 0]} / 10  Item: {CARD.hud_enums['item'][huds[1, 1]]}")
+
+
+def test_render__unknown_glyph_raises_in_both_paths_after_its_known_glyphs_were_cached():
+    known = _codes(["#.#"])
+    render_text(CARD, Frame(grid=known, hud=np.array([0, 0], np.int32), event=np.int32(0)))
+    for bad in (_codes(["#.X"]), _codes(["#.\U0010fffd"])):  # in the lookup table's range, and past it
+        with pytest.raises(ValueError, match="no legend entry"):
+            render_text(CARD, Frame(grid=bad, hud=np.array([0, 0], np.int32), event=np.int32(0)))
+        with pytest.raises(ValueError, match="no legend entry"):
+            render_batch(CARD, Frame(grid=np.stack([known, bad]), hud=np.zeros((2, 2), np.int32),
+                                     event=np.zeros(2, np.int32)))
+
+
+def test_render__hud_with_the_wrong_field_count_is_refused_in_both_paths():
+    with pytest.raises(ValueError, match="HUD has 3 values"):
+        render_text(CARD, Frame(grid=_codes(["#"]), hud=np.array([0, 0, 0], np.int32), event=np.int32(0)))
+    with pytest.raises(ValueError, match="HUD has 1 values"):
+        render_batch(CARD, Frame(grid=_codes(["#"])[None], hud=np.zeros((1, 1), np.int32), event=np.zeros(1, np.int32)))
 
 
 def test_harness__system_prompt_has_rules_actions_reward_and_format():
