@@ -239,7 +239,6 @@ def dodgeball_policy(key, state: DodgeballState, params):
     is_open = state.items >= state.total
     door = state.world == LOCKED_C
     enemy_at = cells_of(state.enemies, H, W)
-    rr, cc = jnp.arange(H)[:, None], jnp.arange(W)[None, :]
     rows, cols = enemy_at.any(1)[:, None], enemy_at.any(0)[None, :]
     near = dilate(dilate(enemy_at, eight=True), eight=True)
     lined = (rows | cols) & ~solid & ~near

@@ -2,8 +2,6 @@
 fruit, junk, barriers, the finish and golden frames, every expected value worked out from the
 rules in the game's docstring; then properties of their generated levels."""
 
-import functools
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -11,42 +9,14 @@ import pytest
 
 import glyphjax
 from glyphjax.core import entities
-from glyphjax.core.grid import DOWN, LEFT, RIGHT, UP, flood
+from glyphjax.core.grid import RIGHT, UP, flood
 from glyphjax.suites.procgen import dodgeball as db
 from glyphjax.suites.procgen import fruitbot as fb
 from glyphjax.suites.procgen.env import _generator as level_generator
-
-
-@functools.cache
-def _env(task_id):
-    env = glyphjax.make(task_id)
-    return env, jax.jit(env.step), jax.jit(env.reset)
-
-
-def _play(task_id, state, actions):
-    """-> list of (state, reward, terminated, event) after each action name."""
-    env, step, _ = _env(task_id)
-    out = []
-    for t, a in enumerate(actions):
-        state, tr = step(glyphjax.step_key(1, t), state, env.card.action_index(a))
-        out.append((state, float(tr.reward), bool(tr.terminated), int(tr.event)))
-    return out
-
-
-def _text(task_id, state):
-    return glyphjax.render_text(_env(task_id)[0].card, _env(task_id)[0].render(state))
+from tests.suites.procgen.test_shooters import _env, _play, _pool, _text
 
 
 # --- dodgeball ---------------------------------------------------------------------------------
-def _pool(n, cells, vels, timers):
-    k = len(cells)
-    pos, vel, timer = np.zeros((n, 2), np.int32), np.zeros((n, 2), np.int32), np.zeros(n, np.int32)
-    if k:
-        pos[:k], vel[:k], timer[:k] = cells, vels, timers
-    return entities.Pool(pos=jnp.asarray(pos), vel=jnp.asarray(vel), kind=jnp.zeros(n, jnp.int32),
-                         alive=jnp.arange(n) < k, timer=jnp.asarray(timer))
-
-
 def _arena(you, enemies=(), walls=(), total=None, items=0, facing=RIGHT, bolts=()):
     """An open 12 x 14 arena with the exit at (0, 3); enemies (row, col, d_row, d_col, reload);
     t = 1, so enemies (every 3rd turn, on t % 3 == 0) stand still this turn."""
@@ -56,8 +26,8 @@ def _arena(you, enemies=(), walls=(), total=None, items=0, facing=RIGHT, bolts=(
     world[0, 3] = db.LOCKED_C
     for r, c in walls:
         world[r, c] = db.WALL_C
-    foes = _pool(db.N_ENEMIES, [e[:2] for e in enemies], [e[2:4] for e in enemies], [e[4] for e in enemies])
-    shots = _pool(db.N_BOLTS, [b[:2] for b in bolts], [b[2:] for b in bolts], [0] * len(bolts))
+    foes = _pool(db.N_ENEMIES, [e[:2] for e in enemies], [e[2:4] for e in enemies], timers=[e[4] for e in enemies])
+    shots = _pool(db.N_BOLTS, [b[:2] for b in bolts], [b[2:] for b in bolts])
     return s.replace(world=jnp.asarray(world), pos=jnp.array(you, jnp.int32), enemies=foes,
                      bolts=shots, balls=entities.empty(db.N_BALLS), items=jnp.int32(items),
                      total=jnp.int32(len(enemies) + items if total is None else total),
