@@ -7,6 +7,8 @@ game family declares its games; importing this package registers `procgen/<game>
 from glyphjax.core.registry import register
 from glyphjax.suites.procgen.bigfish import BIGFISH
 from glyphjax.suites.procgen.chaser import CHASER
+from glyphjax.suites.procgen.dodgeball import DODGEBALL
+from glyphjax.suites.procgen.fruitbot import FRUITBOT
 from glyphjax.suites.procgen.env import ProcgenEnv
 from glyphjax.suites.procgen.leaper import LEAPER
 from glyphjax.suites.procgen.mazes import HEIST, MAZE
@@ -20,6 +22,7 @@ from glyphjax.suites.procgen.plunder import PLUNDER
 
 GAMES = {g.name: g for g in (BIGFISH, CHASER, CLIMBER, COINRUN, HEIST, JUMPER, LEAPER, MAZE, MINER, NINJA)}
 GAMES.update({g.name: g for g in (BOSSFIGHT, CAVEFLYER, PLUNDER, STARPILOT)})  # the shooters
+GAMES.update({g.name: g for g in (DODGEBALL, FRUITBOT)})
 
 for _game in GAMES.values():
     for _mode in ("easy", "hard"):

@@ -181,8 +181,14 @@ def patrol(solid: jax.Array, ents: jax.Array, alive: jax.Array) -> jax.Array:
 def agent_view(codes: jax.Array, pos: jax.Array, rows: int, cols: int, outside: int) -> jax.Array:
     """The rows x cols window of `codes` centred on pos (you sit at row rows//2, column cols//2);
     cells beyond the world read `outside`."""
+    return window(codes, pos - jnp.array([rows // 2, cols // 2]), rows, cols, outside)
+
+
+def window(codes: jax.Array, origin: jax.Array, rows: int, cols: int, outside: int) -> jax.Array:
+    """The rows x cols window of `codes` whose top-left cell is `origin` (it may lie off the
+    world, by less than the window's size); cells beyond the world read `outside`."""
     padded = jnp.pad(codes, ((rows, rows), (cols, cols)), constant_values=outside)
-    return jax.lax.dynamic_slice(padded, (pos[0] + rows - rows // 2, pos[1] + cols - cols // 2), (rows, cols))
+    return jax.lax.dynamic_slice(padded, (origin[0] + rows, origin[1] + cols), (rows, cols))
 
 
 # --- game declarations ----------------------------------------------------------------------------
@@ -199,7 +205,9 @@ class Game:
     `plan_key(state)` is what the planner's duplicate check compares (default: the whole state;
     a smaller projection that fixes the future makes the search cheaper).
     `hud_values(state)` -> the four int32 HUD fields (items, total, keys, airborne) when a game
-    shows something else in them; `hud_enums` names a field's values (overriding keys/airborne)."""
+    shows something else in them; `hud_enums` names a field's values (overriding keys/airborne).
+    `view_origin(state)` places a centred game's window elsewhere than centred on you (a game
+    that shows more ahead of you than behind)."""
 
     name: str
     world: tuple[int, int]
@@ -228,6 +236,8 @@ class Game:
     keys_count: bool = False  # the HUD shows `keys` as a number (a game's own counter), not key names
     hud_values: Callable | None = None
     hud_enums: dict = dataclasses.field(default_factory=dict)
+    view_origin: Callable | None = None  # state -> int32[2]: the window's top-left cell (default: centred on you)
+    view_note: str = ""  # the card's sentence on where a `view_origin` window lies
 
 
 def cell_table(game: Game) -> np.ndarray:

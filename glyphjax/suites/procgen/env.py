@@ -17,7 +17,7 @@ from glyphjax.suites.procgen.engine import (AIRBORNE_NAMES, BANK_SIZE, DEFAULT_N
                                             GLYPHS_COMMON, OUTSIDE, TEST_LEVEL_START, Game,
                                             LevelBank, ProcgenParams, ProcgenState, agent_view,
                                             cell_table, draw_level, game_salt, level_draws,
-                                            level_params)
+                                            level_params, window)
 
 MAX_STEPS = 512
 KEY_SETS = ("none", "red", "green", "red+green", "blue", "red+blue", "green+blue", "red+green+blue")
@@ -29,6 +29,8 @@ def view_rules(game: Game) -> str:
     if not game.centred:
         return (f"The grid shows the whole {rows}-row x {cols}-column level area; cells beyond "
                 f"the level's bounds are drawn as {OUTSIDE}. ")
+    if game.view_origin is not None:
+        return game.view_note + f" Cells beyond the level's bounds are drawn as {OUTSIDE}. "
     return (f"The grid is a {rows}-row x {cols}-column window centred on you (you are always at "
             f"row {rows // 2}, column {cols // 2} of it) over a larger level; cells beyond the "
             f"level's bounds are drawn as {OUTSIDE}. ")
@@ -90,7 +92,13 @@ class ProcgenEnv(Env):
         codes = self.game.paint(state)
         codes = codes.at[state.pos[0], state.pos[1]].set(len(self.game.cells))
         rows, cols = self.game.view
-        view = agent_view(codes, state.pos, rows, cols, len(self.game.cells) + 1) if self.game.centred else codes
+        outside = len(self.game.cells) + 1
+        if not self.game.centred:
+            view = codes
+        elif self.game.view_origin is not None:
+            view = window(codes, self.game.view_origin(state), rows, cols, outside)
+        else:
+            view = agent_view(codes, state.pos, rows, cols, outside)
         if self.game.hud_values is not None:
             return self._table[view], (state.level.astype(jnp.int32), *self.game.hud_values(state))
         airborne = state.airborne.astype(jnp.int32) if self.game.side_view else jnp.int32(0)
@@ -142,7 +150,8 @@ def _card(game: Game, mode: str, task_id: str | None) -> TaskCard:
         actions=game.actions, action_descriptions=game.descriptions,
         glyphs={**GLYPHS_COMMON, **game.glyphs}, hud=hud,
         hud_fields=("level", "items", "total", "keys", "airborne"),
-        hud_enums={"airborne": AIRBORNE_NAMES, **({} if game.keys_count else {"keys": KEY_SETS}),
+        hud_enums={**({"airborne": AIRBORNE_NAMES} if game.side_view else {}),
+                   **({} if game.keys_count else {"keys": KEY_SETS}),
                    **game.hud_enums},
         max_steps=MAX_STEPS, reward=game.reward, events=game.events, success=game.success,
         return_range=game.return_range,

@@ -15,7 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from glyphjax.core.grid import shift
+from glyphjax.core.grid import flood, shift
 from glyphjax.suites.procgen.engine import (WALK_ACTIONS, WALK_DESCRIPTIONS, Game, ProcgenState,
                                             cell_at, fresh_state, walk_target)
 
@@ -37,13 +37,18 @@ def miner_generate(draws, hard, level) -> ProcgenState:
     empty = inner & (u > 0.9)
     world = jnp.where(in_level, jnp.where(inner, DIRT_C, WALL_C), OUT_C)
     world = jnp.where(boulder, BOULDER_C, jnp.where(empty, EMPTY_C, world))
-    free = inner & ~boulder
-    picks, _ = draws.cells(free, MAX_DIAMONDS + 2)
+    first, _ = draws.cell(inner & ~boulder)
+    you = (_RR * S + _CC) == first
+    reach = flood(you, inner & ~boulder)
+    sealed = jnp.sum(reach) < MAX_DIAMONDS + 2  # a start boxed in by boulders: the level keeps none
+    world = jnp.where(sealed & boulder, DIRT_C, world)
+    reach = jnp.where(sealed, inner, reach)
+    picks, _ = draws.cells(reach & ~you, MAX_DIAMONDS + 1)
     n_diamonds = draws.randint(jnp.where(hard, 5, 3), jnp.where(hard, 9, 6))
     flat = world.reshape(-1)
-    flat = flat.at[picks[0]].set(EMPTY_C).at[picks[1]].set(EXIT_C)
-    flat = flat.at[picks[2:]].set(jnp.where(jnp.arange(MAX_DIAMONDS) < n_diamonds, DIAMOND_C, flat[picks[2:]]))
-    start = jnp.stack([picks[0] // S, picks[0] % S])
+    flat = flat.at[first].set(EMPTY_C).at[picks[0]].set(EXIT_C)
+    flat = flat.at[picks[1:]].set(jnp.where(jnp.arange(MAX_DIAMONDS) < n_diamonds, DIAMOND_C, flat[picks[1:]]))
+    start = jnp.stack([first // S, first % S])
     return fresh_state(flat.reshape(S, S), start, level, total=n_diamonds)
 
 
@@ -110,5 +115,5 @@ MINER = Game(
             "exactly -1). Return range [-1, 1]."),
     events=("", "You left the mine. You win!", "A falling rock crushed you. Game over.", "You took a diamond."),
     success=(1,), generate=miner_generate, step=miner_step, paint=miner_paint,
-    draws=2 + S * S + S * S, hud="Diamonds: {items} / {total}", return_range=(-1.0, 1.0),
+    draws=3 + 2 * S * S, hud="Diamonds: {items} / {total}", return_range=(-1.0, 1.0),
     progress=miner_progress, centred=False, hard_notes="mines of 14-20 cells a side (easy 10-14), more boulders, 5-8 diamonds (easy 3-5).")

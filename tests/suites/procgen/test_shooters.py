@@ -275,9 +275,10 @@ def test_caveflyer__meteors_kill_and_the_exit_wins():
 
 # --- levels and policies ----------------------------------------------------------------------
 SHOOTERS = ("starpilot", "bossfight", "plunder", "caveflyer")
+ARENA = ("dodgeball", "fruitbot")  # test_arena.py's games: their level and policy checks are these
 
 
-@pytest.mark.parametrize("game", SHOOTERS)
+@pytest.mark.parametrize("game", SHOOTERS + ARENA)
 def test_shooter_levels__same_seed_same_level_and_n_levels_are_n(game):
     env, _, _ = _env(f"procgen/{game}-hard")
     reset = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))
@@ -289,7 +290,7 @@ def test_shooter_levels__same_seed_same_level_and_n_levels_are_n(game):
     assert len({row.tobytes() for row in flat}) == 5 and set(np.asarray(many.level).tolist()) == set(range(5))
 
 
-@pytest.mark.parametrize("game", SHOOTERS)
+@pytest.mark.parametrize("game", SHOOTERS + ARENA)
 def test_shooter_scripted_policy__beats_random_play(game):
     env, _, _ = _env(f"procgen/{game}")
     seeds = jnp.arange(64, dtype=jnp.uint32)
