@@ -153,7 +153,7 @@ def test_riverraid__the_river_scrolls_down_carrying_craft_and_burning_a_unit():
     s, reward, done, _ = play(RR, s, "NOOP")
     want = [RIVER] * 16
     want[4] = with_cells(RIVER, {2: "▞"})  # the bank cell of row 3, one row down
-    want[6] = with_cells(RIVER, {4: "H"})  # patrolled one column right, then carried one row down
+    want[6] = with_cells(RIVER, {4: "Ħ"})  # patrolled one column right, then carried one row down
     want[14] = with_cells(RIVER, {5: "A"})
     assert grid(RR, s)[1:] == want[1:] and not done and reward == 0 and int(s.phase) == 19
 
