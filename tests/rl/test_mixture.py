@@ -65,3 +65,18 @@ def test_multitask_toy_run__log_shows_the_draws_and_heldout_seeds_never_overlap_
     assert set(c["train"]) <= set(ids) and c["heldout"]["updates"] == [0, 1, 2]
     assert draw(c, tmp_path / "curves.png").stat().st_size > 0
     json.dumps(c)  # the curves are plain data (written beside the figure by the CLI)
+
+
+def test_mixture100__selects_the_papers_100_single_seat_tasks_by_suite_quota():
+    import collections
+
+    import yaml
+
+    from rl.hydra_cli import CONF_DIR
+    quota = yaml.safe_load(open(f"{CONF_DIR}/tasks/mixture100.yaml"))["mixture"]
+    assert sum(quota.values()) == 100
+    ids, short = mixture_tasks(quota)
+    assert short == {}, f"suites short of their quota: {short}"
+    assert len(set(ids)) == 100
+    assert collections.Counter(t.split("/")[0] for t in ids) == collections.Counter(quota)
+    assert all(glyphjax.make(t).card.track == glyphjax.STANDARD for t in ids)
