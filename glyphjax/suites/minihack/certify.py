@@ -6,6 +6,7 @@ monsters must certify every seed (the command exits 1 otherwise); on combat task
 the scripted fighter's win share. Tasks of one program run as one vmapped batch (one compile).
 
     python -m glyphjax.suites.minihack.certify --seeds 1000 [--tasks 'minihack/room-*']
+    python -m glyphjax.suites.minihack.certify --random 10000   # + random play stays in each card's range
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import jax.numpy as jnp
 import numpy as np
 
 import glyphjax
-from glyphjax.core.rollout import reset_key, rollout, stack_params, step_key
+from glyphjax.core.rollout import random_policy, reset_key, rollout, stack_params, step_key
 from glyphjax.suites.minihack import constants as C
 from glyphjax.suites.minihack.levels import generate_with_walk
 from glyphjax.suites.minihack.state import select
@@ -87,12 +88,31 @@ def certify_program(ids: list[str], seeds: int, first_seed: int = 0) -> dict[str
     return out
 
 
+def random_range_check(ids: list[str], episodes: int) -> dict[str, tuple[float, float, bool]]:
+    """task -> (min, max, inside the card's range) of `episodes` uniformly random episodes."""
+    out = {}
+    for task_id in ids:
+        env = glyphjax.make(task_id)
+        r = jax.device_get(rollout(env, random_policy(env.card.num_actions), jnp.arange(episodes, dtype=jnp.uint32)))
+        lo, hi = env.card.return_range
+        mn, mx = float(np.min(r.returns)), float(np.max(r.returns))
+        out[task_id] = (mn, mx, lo - 1e-5 <= mn and mx <= hi + 1e-5)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seeds", type=int, default=1000)
     ap.add_argument("--tasks", default="minihack/*")
+    ap.add_argument("--random", type=int, default=0, metavar="N",
+                    help="also play N random episodes per task and check returns stay in the card's range")
     args = ap.parse_args(argv)
     bad = 0
+    if args.random:
+        for ids in glyphjax.programs(args.tasks).values():
+            for task_id, (mn, mx, ok) in random_range_check(ids, args.random).items():
+                bad += not ok
+                print(f"{task_id:40s} random returns in [{mn:+.3f}, {mx:+.3f}]  {'ok' if ok else 'OUT OF RANGE'}")
     print(f"{'task':40s} {'wins':>7s} {'deaths':>7s} {'timeouts':>8s}  kind")
     for ids in glyphjax.programs(args.tasks).values():
         t0 = time.time()

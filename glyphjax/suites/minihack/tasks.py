@@ -84,6 +84,11 @@ class TaskDecl:
 class MiniHack(Env):
     """Every MiniHack task: a declared layout on a canvas; tasks of one canvas share a program."""
 
+    # tests/test_conformance.py plays this many random episodes per task (a dungeon step costs
+    # ~3 us of CPU, so 10,000 long episodes per task were the suite's largest cost); the
+    # 10,000-episode range check is `python -m glyphjax.suites.minihack.certify --random 10000`
+    conformance_episodes = 2_000
+
     def __init__(self, decl: TaskDecl):
         self.decl = decl
         self.canvas = CANVASES[decl.canvas]
