@@ -365,11 +365,13 @@ def play_main(argv: Sequence[str] | None = None) -> None:
     """Console-script entry point (`glyphjax-play`)."""
     import glyphjax
     argv = sys.argv[1:] if argv is None else list(argv)
+    from glyphjax.core.compiled import use_persistent_cache
     try:
         cfg = parse_args(argv)
+        use_persistent_cache()
         play(cfg["task"], cfg["seed"], cfg["actions"], sys.stdin, sys.stdout, save=cfg["save"],
              opponent=cfg["opponent"], seat=cfg["seat"], depth=cfg["depth"])
-    except (PlayError, glyphjax.UnknownTaskError) as e:
+    except (PlayError, glyphjax.UnknownTaskError, ValueError) as e:
         print(f"glyphjax-play: error: {e}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
     except KeyboardInterrupt:

@@ -419,6 +419,12 @@ def replay_main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--episode", type=int, default=None, help="only the episode at this index (file order)")
     ap.add_argument("--no-rebuild", action="store_true", help="show recorded observations, skip the check")
     args = ap.parse_args(argv)
+    from glyphjax.core.compiled import use_persistent_cache
+    try:
+        use_persistent_cache()
+    except ValueError as e:
+        print(f"glyphjax-replay: error: {e}", file=sys.stderr)
+        raise SystemExit(2)
     try:
         _replay_cli(args)
     except KeyboardInterrupt:

@@ -282,6 +282,11 @@ def run_cli(spec: CLISpec, task: Callable[[DictConfig], None], argv: Sequence[st
             preflight(spec, args)
         except CLIConfigError as e:
             fail(spec.app, f"configuration: {e}")
+        from glyphjax.core.compiled import use_persistent_cache
+        try:
+            use_persistent_cache()  # $GLYPHJAX_JAX_CACHE, default ~/.cache/glyphjax/xla
+        except ValueError as e:
+            fail(spec.app, str(e))
 
         def job(cfg: DictConfig) -> None:
             try:

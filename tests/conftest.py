@@ -12,24 +12,33 @@ minutes on a fresh machine, mostly downloads) in the background as soon as the t
 collected, so the set-up overlaps the other tests instead of stalling a worker when the first
 vLLM test comes.
 
-JAX's persistent compilation cache is off unless $GLYPHJAX_JAX_CACHE=DIR names a directory
-(a developer loop can opt in; a cold cache only costs time, never changes results).
+JAX's persistent compilation cache is on for the session, in a fresh temporary directory the
+first process creates and names in $GLYPHJAX_JAX_CACHE, so the xdist workers and every CLI a
+test runs as a subprocess load a program another process already compiled (the trainer and
+evaluation CLIs compile the same tiny model and tasks in dozens of tests). It starts cold, as on
+a fresh machine, and is removed at the end. A developer who sets $GLYPHJAX_JAX_CACHE=DIR keeps a
+warm cache across sessions; =off turns it off. A cache never changes results.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
-import jax
 import pytest
 
-from glyphjax.core.compiled import release_if_crowded
+from glyphjax.core.compiled import CACHE_ENV, release_if_crowded, use_persistent_cache
 
-_CACHE = os.environ.get("GLYPHJAX_JAX_CACHE")
-if _CACHE:
-    os.makedirs(_CACHE, exist_ok=True)
-    jax.config.update("jax_compilation_cache_dir", _CACHE)
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.5)
+_OWN_CACHE = CACHE_ENV not in os.environ  # this process made the session's cache (and removes it)
+if _OWN_CACHE:
+    os.environ[CACHE_ENV] = tempfile.mkdtemp(prefix="glyphjax-xla-")
+use_persistent_cache()
+
+
+def pytest_unconfigure(config):
+    if _OWN_CACHE and not hasattr(config, "workerinput"):
+        shutil.rmtree(os.environ[CACHE_ENV], ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

@@ -15,6 +15,7 @@ are recompiled on next use, so results never change; only time is spent. Off Lin
 from __future__ import annotations
 
 import gc
+import os
 from pathlib import Path
 
 import jax
@@ -53,3 +54,39 @@ def release_if_crowded(fraction: float = 0.4) -> bool:
     jax.clear_caches()
     gc.collect()
     return True
+
+
+CACHE_ENV = "GLYPHJAX_JAX_CACHE"  # a directory, or "off"
+CACHE_MAX_BYTES = 4 << 30  # JAX evicts the least recently used programs past this size
+
+
+def default_cache_dir() -> Path:
+    """$GLYPHJAX_CACHE/xla (default ~/.cache/glyphjax/xla): where the command-line tools keep
+    compiled programs between runs."""
+    root = os.environ.get("GLYPHJAX_CACHE") or Path.home() / ".cache" / "glyphjax"
+    return Path(root) / "xla"
+
+
+def use_persistent_cache(directory: str | Path | None = None) -> Path | None:
+    """Keep compiled XLA programs on disk so a later process (the next evaluation, a resumed run,
+    each worker of a sweep) loads them instead of compiling again.
+
+    `directory` defaults to $GLYPHJAX_JAX_CACHE, else `default_cache_dir()`; "off" (or "0",
+    "none", "") turns the cache off. Returns the directory in use, or None when off. A cache
+    never changes results: a program is found by a hash of its compiled computation, and an
+    unreadable entry is compiled again (JAX warns). Programs that compile in under 0.5 s are not
+    stored."""
+    chosen = os.environ.get(CACHE_ENV) if directory is None else str(directory)
+    if chosen is not None and chosen.strip().lower() in ("", "off", "0", "none", "false"):
+        return None
+    path = Path(chosen).expanduser() if chosen is not None else default_cache_dir()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"{CACHE_ENV}: cannot create the compilation cache directory {path} ({err}); "
+                         f"name a writable directory, or set {CACHE_ENV}=off") from err
+    jax.config.update("jax_compilation_cache_dir", str(path))
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.5)
+    jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    jax.config.update("jax_compilation_cache_max_size", CACHE_MAX_BYTES)
+    return path
