@@ -46,15 +46,19 @@ def board(rows: list[str], items: dict | None = None, inv: dict | None = None, d
     inv_arr = np.zeros(C.N_ITEMS, np.int32)
     for t, k in (inv or {}).items():
         inv_arr[t] = k
-    s = ENV.reset(jax.random.PRNGKey(0))
-    s = s.replace(terrain=wall_glyphs(jnp.asarray(terrain)), items=jnp.asarray(item_grid),
+    s = _START
+    s = s.replace(terrain=_WALL_GLYPHS(jnp.asarray(terrain)), items=jnp.asarray(item_grid),
                   pos=jnp.asarray(pos, jnp.int32), inv=jnp.asarray(inv_arr), mon_pos=jnp.asarray(mon_pos),
                   mon_kind=jnp.asarray(mon_kind), mon_hp=jnp.asarray(C.MONSTER_HP[mon_kind]),
                   lit=jnp.full((h, w), not dark), memory=jnp.zeros((h, w), jnp.int32))
     s = s.replace(**{k: jnp.asarray(v, getattr(s, k).dtype) for k, v in fields.items()})
-    return remember(s)
+    return _REMEMBER(s)
 
 
+# Jitted once: called eagerly, the generator's and vision's scans would compile on every board.
+_START = jax.jit(ENV.reset)(jax.random.PRNGKey(0))
+_WALL_GLYPHS = jax.jit(wall_glyphs)
+_REMEMBER = jax.jit(remember)
 _STEP = jax.jit(ENV.step)
 _RENDER = jax.jit(ENV.render)
 
