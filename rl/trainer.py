@@ -515,6 +515,7 @@ class Trainer:
         self.draws = None  # this update's group draws under rl.variant_sampling=uniform
         self.seed_cursor: dict[str, int] = {t: 0 for t in p.task_ids}
         self.weight_version = 0
+        self.best: tuple[float, int] | None = None  # eval.select: (best held-out return_mean, its update)
         self.log = MetricsLog(p.out_dir / "metrics.jsonl", console=bool(_get(c, "log.console", True)),
                               tensorboard=bool(_get(c, "log.tensorboard", False)))
         p.out_dir.mkdir(parents=True, exist_ok=True)
@@ -768,8 +769,7 @@ class Trainer:
     def _select(self, score: float) -> dict:
         """Checkpoint selection: keep these weights in <out_dir>/best when `score` beats every
         earlier held-out score of the run (ties keep the earlier weights)."""
-        best = getattr(self, "best", None)
-        if best is None or score > best[0]:
+        if self.best is None or score > self.best[0]:
             self.best = (score, self.update)
             ckpt.save(str(self.plan.out_dir / "best"), self.update, self.step.params, self.step.opt_state,
                       self._meta(), max_to_keep=1)
