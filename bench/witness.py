@@ -62,9 +62,8 @@ def forge_figures(name: str, max_candidates: int) -> None:
     wall = time.perf_counter() - t
     print(f"forge {name}: {len(levels)} slots filled in {wall:.1f} s wall "
           f"({wall / max(1, len(levels)):.1f} s per filled slot); {log.report()}")
-    from glyphjax.witness.bank import origins
-    where = origins()
-    base = {n: tuple(lv for lv, o in zip(lvs, where[n]) if o == extend.SHIPPED) for n, lvs in load_bank().items()}
+    from glyphjax.witness.bank import BANK
+    base = extend.forged_levels(BANK)
     t = time.perf_counter()
     picks = extend.extend(list(GAMES), base, 20, forge.ForgeLog())
     print(f"extend to 20 levels: {sum(len(v) for v in picks.values())} levels in "

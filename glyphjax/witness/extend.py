@@ -173,22 +173,12 @@ def write(path: Path, base_doc: dict, picks: dict[str, list[Pick]], levels: int,
     path.write_text(json.dumps(doc, indent=1) + "\n")
 
 
-def merge(parts: list[Path], out: Path) -> None:
-    """One extended bank from parts built over disjoint game selections (counts summed)."""
-    docs = [json.loads(p.read_text()) for p in parts]
-    doc = dict(docs[0])
-    games = {n: v for d in docs for n, v in d["games"].items()}
-    origins = {n: v for d in docs for n, v in d["origins"].items()}
-    order = [g.name for g in GAMES if g.name in games]
-    doc["games"], doc["origins"] = {n: games[n] for n in order}, {n: origins[n] for n in order}
-    doc["unbuilt"] = [g.name for g in GAMES if g.name not in games]
-    ext = [d["extension"] for d in docs]
-    doc["extension"] = {"candidates": sum(e["candidates"] for e in ext), "kept": sum(e["kept"] for e in ext),
-                        "recheck": all(e["recheck"] for e in ext),
-                        "wall_s": round(sum(e["wall_s"] for e in ext), 1),
-                        "removed": {f: sum(e["removed"][f] for e in ext) for f in forge.FILTERS},
-                        "unfilled": [u for e in ext for u in e["unfilled"]]}
-    out.write_text(json.dumps(doc, indent=1) + "\n")
+def forged_levels(path: Path) -> dict[str, tuple[Level, ...]]:
+    """A bank's forged levels per game (an extended bank's images left out), so extending the
+    shipped bank again rebuilds it."""
+    from glyphjax.witness.bank import load_bank, origins
+    where = origins(path)
+    return {n: tuple(lv for lv, o in zip(lvs, where[n]) if o == SHIPPED) for n, lvs in load_bank(path).items()}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -197,19 +187,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--base", type=Path, default=BANK, help="bank of certified levels to extend")
     ap.add_argument("--out", type=Path, default=BANK)
     ap.add_argument("--games", default="*", help="glob over game names")
-    ap.add_argument("--part", default="0/1", help="i/n: every n-th game from the i-th (parallel builds)")
-    ap.add_argument("--merge", type=Path, nargs="*", help="merge these part banks into --out and exit")
     ap.add_argument("--recheck", action="store_true", help="run every forge filter on each image (slow)")
     args = ap.parse_args(argv)
-    if args.merge:
-        merge(args.merge, args.out)
-        print(f"merged {len(args.merge)} banks -> {args.out}")
-        return
-    from glyphjax.witness.bank import load_bank
     base_doc = json.loads(args.base.read_text())
-    base = load_bank(args.base)
-    i, n = (int(x) for x in args.part.split("/"))
-    games = [g for k, g in enumerate(GAMES) if fnmatch.fnmatch(g.name, args.games) and k % n == i]
+    base = forged_levels(args.base)
+    games = [g for g in GAMES if fnmatch.fnmatch(g.name, args.games)]
     t0 = time.time()
     log = forge.ForgeLog()
     picks = extend(games, base, args.levels, log, args.recheck)

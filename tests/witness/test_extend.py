@@ -50,6 +50,17 @@ def test_bank__images_are_the_transforms_of_the_games_forged_levels_in_curriculu
     assert images >= 600 and sum(len(v) == 20 for v in bank.values()) >= 39
 
 
+def test_extend__rebuilding_from_the_banks_forged_levels_gives_the_shipped_bank():
+    from glyphjax.witness import forge
+    from glyphjax.witness.bank import BANK
+    from glyphjax.witness.extend import extend, forged_levels
+    from glyphjax.witness.games import GAMES
+    picks = extend(list(GAMES), forged_levels(BANK), 20, forge.ForgeLog())
+    bank, where = load_bank(), origins()
+    assert {n: [p.level for p in v] for n, v in picks.items() if v} == {n: list(v) for n, v in bank.items()}
+    assert {n: [p.origin for p in v] for n, v in picks.items() if v} == where
+
+
 def test_probe_sigma__an_images_random_play_wins_exactly_as_often_as_the_originals():
     from glyphjax.witness import forge
     from glyphjax.witness.extend import probe_sigma
