@@ -46,7 +46,7 @@ class ModelConfig:
 class HarnessSettings:
     """glyphjax.harness.prompt.HarnessConfig as a Hydra node (that dataclass is frozen); same defaults."""
 
-    name: str = _HARNESS.name  # basic | compact | memory
+    name: str = _HARNESS.name  # basic | compact | memory | witness
     history: int = _HARNESS.history  # previous (observation, action) pairs shown per turn
     memory: bool = _HARNESS.memory
     memory_chars: int = _HARNESS.memory_chars
@@ -170,6 +170,7 @@ class RLConfig:
     groups_per_update: int = 2  # K groups per update
     rollout_budget: int = 1920  # total rollouts; updates = budget / (G * K)
     max_turns: Optional[int] = None  # cap on turns per episode (null = the task's max_steps)
+    call_budget: int = 300  # harness=witness: model calls per training episode (witness.md §2.3: 300 in RL)
     max_seq_len: int = 32768  # trainer sequence length; a longer sample is an error
     micro_batch_size: int = 32  # samples (turns) per micro-batch
     bucket: int = 64  # sample lengths round up to bucket * 2^k
@@ -210,6 +211,9 @@ class TrainEvalConfig:
     temperature: Optional[float] = None  # null = policy.temperature
     sampling_seed: int = 12345
     opponent: str = "random"  # multi-seat tasks: who the model meets in held-out evaluation
+    tasks: List[str] = field(default_factory=list)  # held-out task ids/globs (empty = the training tasks)
+    select: bool = False  # keep the weights of the best held-out return_mean in <out_dir>/best (checkpoint selection)
+    call_budget: Optional[int] = None  # harness=witness: model calls per held-out run (null = 1,000)
 
 
 @dataclass

@@ -158,7 +158,7 @@ def evaluate_per_task(policy: Policy, task_ids: Sequence[str], seeds: Sequence[i
                       sampling: SamplingParams | Mapping | None = None, *, repeats: int = 1,
                       max_turns: int | None = None,
                       opponents: Mapping[str, Opponents] | None = None,
-                      envs: Mapping[str, Any] | None = None) -> list[EpisodeRecord]:
+                      envs: Mapping[str, Any] | None = None, call_budget: int | None = None) -> list[EpisodeRecord]:
     """Each task alone on `seeds` (each seed `repeats` times) with the policy's RNG stream restarted:
     exactly the episodes `glyphjax-eval` plays for the task with a freshly loaded policy, so a
     trainer's held-out figure equals the evaluation of its exported model. `opponents[task]`: that
@@ -169,7 +169,7 @@ def evaluate_per_task(policy: Policy, task_ids: Sequence[str], seeds: Sequence[i
             policy.call_index = 0
         episode_seeds = [int(s) for s in seeds for _ in range(repeats)]
         records += evaluate_llm(policy, [task], episode_seeds, harness, sampling, max_turns=max_turns,
-                                opponents=(opponents or {}).get(task), envs=envs).records
+                                opponents=(opponents or {}).get(task), envs=envs, call_budget=call_budget).records
     return records
 
 
@@ -180,12 +180,13 @@ def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[
                  policy_kwargs: Mapping | None = None, opponents: Opponents = None,
                  on_call: Callable[[list[Completion], float], None] | None = None,
                  on_episode: Callable[[EpisodeRecord], None] | None = None,
-                 envs: Mapping[str, Any] | None = None) -> LLMEvalResult:
+                 envs: Mapping[str, Any] | None = None, call_budget: int | None = None) -> LLMEvalResult:
     """Play every task on every seed with `policy`; stream episodes to `out_path` (JSONL) if given.
     Multi-seat tasks: `opponents` as in `run_rollouts` (default self-play); each text seat's
     record counts as one episode of the summary. Progress hooks: `on_call(completions, seconds)`
     after each policy call, `on_episode(record)` when an episode finishes. `envs`: task id -> the
-    Env that plays it (default `make(task)`; e.g. Procgen over another level set)."""
+    Env that plays it (default `make(task)`; e.g. Procgen over another level set). `call_budget`:
+    model calls per run under harness=witness (default 1,000)."""
     if isinstance(policy, str):
         kwargs = dict(policy_kwargs or {})
         if kwargs.pop("action_tokens", False):
@@ -199,8 +200,9 @@ def evaluate_llm(policy: Policy | str, task_ids: Sequence[str], seeds: Iterable[
     harness = _harness(harness)
     if harness.name == "witness":  # the WITNESS harness: rule memory, reflections, plans (rl/witness_rollout.py)
         from rl.witness_rollout import run_witness_rollouts
+        from glyphjax.witness.harness import CALL_BUDGET
         records = run_witness_rollouts(policy, episodes_for(list(task_ids), seeds), _sampling(sampling),
-                                       out_path, on_episode=on_episode)
+                                       out_path, on_episode=on_episode, call_budget=call_budget or CALL_BUDGET)
         return LLMEvalResult(summarize(records), records)
     records = run_rollouts(policy, episodes_for(list(task_ids), seeds), harness, _sampling(sampling),
                            out_path, max_turns=max_turns, opponents=opponents, on_episode=on_episode, envs=envs)

@@ -135,8 +135,13 @@ def finish_run(trainer: Any, records: Sequence[dict]) -> RunSummary:
     heldout = _heldout(metrics)
     overrides = None
     if model_dir is not None and heldout:
-        overrides = eval_overrides(cfg, plan.task_ids, model_dir, out / "eval_final.json")
+        overrides = eval_overrides(cfg, plan.eval_ids or plan.task_ids, model_dir, out / "eval_final.json")
         notes += _exactness_notes(cfg)
+    if getattr(trainer, "best", None) is not None:  # eval.select: the checkpoint chosen on the held-out tasks
+        notes.append(f"best held-out return {trainer.best[0]:.3f} at update {trainer.best[1]}: weights in {out / 'best'}")
+    if overrides and _get(cfg, "eval.call_budget"):
+        notes.append(f"the trainer's held-out runs used eval.call_budget={_get(cfg, 'eval.call_budget')} model calls; "
+                     "glyphjax-eval plays 1,000 per run")
     summary = RunSummary(out, trainer.update, plan.num_updates, heldout, metrics,
                          plan.ckpt_dir if ckpt.all_steps(str(plan.ckpt_dir)) else None, model_dir,
                          _draw_curve(metrics, out, notes), overrides, notes)

@@ -84,6 +84,7 @@ class Plan:
     train_seats: tuple[int, ...] | None = None  # multi-seat tasks: rl.train_seats (None = all)
     mode: str = "rl"  # rl | sft (rl/sft.py)
     envs: dict = dataclasses.field(default_factory=dict)  # level-set tasks over rl.num_levels/start_level
+    eval_ids: list = dataclasses.field(default_factory=list)  # eval.tasks expanded (empty = task_ids)
 
 
 def validate(cfg: Any) -> Plan:
@@ -119,6 +120,7 @@ def validate(cfg: Any) -> Plan:
         check_not_heldout(ids)
     except ValueError as e:
         raise ConfigError(f"tasks.ids: {e}") from None
+    eval_ids = _eval_ids(cfg)
     opponent, train_seats = _seating(cfg, ids)
     _check_variant_sampling(cfg)
     envs = _level_envs(ids, _get(cfg, "rl.num_levels"), _get(cfg, "rl.start_level", 0))
@@ -155,7 +157,25 @@ def validate(cfg: Any) -> Plan:
                 client.close()
         except PolicyServerError as e:
             raise ConfigError(f"vLLM server at {url} is not usable: {e}") from None
-    return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step, opponent, train_seats, mode, envs)
+    return Plan(ids, g, k, b, updates, policy, out_dir, ckpt_dir, resume_step, opponent, train_seats, mode, envs,
+                eval_ids)
+
+
+def _eval_ids(cfg: Any) -> list[str]:
+    """eval.tasks (ids and globs) expanded; WITNESS test games are refused (checkpoints are chosen
+    on validation games, witness.md §9)."""
+    from glyphjax.core.registry import task_ids
+    ids = []
+    for pattern in list(_get(cfg, "eval.tasks", []) or []):
+        found = task_ids(pattern)
+        if not found:
+            raise ConfigError(f"eval.tasks: {pattern!r} matches no registered task")
+        ids += [t for t in found if t not in ids]
+    try:
+        check_training_ids(ids, allowed=("train", "val"))
+    except ValueError as e:
+        raise ConfigError(f"eval.tasks: {e}; choose checkpoints on witness/val/* games") from None
+    return ids
 
 
 def _check_variant_sampling(cfg: Any) -> None:
@@ -495,6 +515,7 @@ class Trainer:
         self.draws = None  # this update's group draws under rl.variant_sampling=uniform
         self.seed_cursor: dict[str, int] = {t: 0 for t in p.task_ids}
         self.weight_version = 0
+        self.best: tuple[float, int] | None = None  # eval.select: (best held-out return_mean, its update)
         self.log = MetricsLog(p.out_dir / "metrics.jsonl", console=bool(_get(c, "log.console", True)),
                               tensorboard=bool(_get(c, "log.tensorboard", False)))
         p.out_dir.mkdir(parents=True, exist_ok=True)
@@ -637,6 +658,10 @@ class Trainer:
         if hasattr(self.policy, "_calls"):
             self.policy._calls = 0  # LocalPolicy keys fold in a call counter: reset so resumed runs match
         sampling = dataclasses.replace(self.sampling, seed=update_seed)
+        if self.harness.name == "witness":  # reflections with rule memory; rl.call_budget calls per episode
+            from rl.witness_rollout import run_witness_rollouts
+            return run_witness_rollouts(self.policy, episodes, sampling,
+                                        call_budget=int(_get(self.cfg, "rl.call_budget", 300)))
         max_turns = _get(self.cfg, "rl.max_turns")
         seats, envs = None, None
         if self.draws is not None:
@@ -712,16 +737,20 @@ class Trainer:
         return rec
 
     def evaluate(self) -> dict:
-        """Held-out return through glyphjax-eval's code path (rl.llm_eval.evaluate_per_task)."""
+        """Held-out return through glyphjax-eval's code path (rl.llm_eval.evaluate_per_task) on
+        eval.tasks (default the training tasks); with eval.select, a new best return_mean keeps
+        the weights in <out_dir>/best."""
         from rl.llm_eval import evaluate_per_task
+        tasks = self.plan.eval_ids or self.plan.task_ids
         n = int(_get(self.cfg, "eval.seeds", 4))
         repeats = int(_get(self.cfg, "eval.repeats", 1))
         seeds = seedlib.eval_seeds(n)
-        opponents = self._eval_opponents([int(s) for s in seeds for _ in range(repeats)])
+        opponents = self._eval_opponents([int(s) for s in seeds for _ in range(repeats)], tasks)
         sampling = dataclasses.replace(self.sampling, seed=int(_get(self.cfg, "eval.sampling_seed", 12345)),
                                        temperature=float(_get(self.cfg, "eval.temperature", self.sampling.temperature)))
-        records = evaluate_per_task(self.policy, self.plan.task_ids, seeds, self.harness, sampling, repeats=repeats,
-                                    max_turns=_get(self.cfg, "rl.max_turns"), opponents=opponents, envs=self.plan.envs)
+        records = evaluate_per_task(self.policy, tasks, seeds, self.harness, sampling, repeats=repeats,
+                                    max_turns=_get(self.cfg, "rl.max_turns"), opponents=opponents, envs=self.plan.envs,
+                                    call_budget=_get(self.cfg, "eval.call_budget"))
         records = [r for r in records if seating.trained(r, self.plan.train_seats)]
         per_task: dict[str, list[float]] = {}
         for r in records:
@@ -731,15 +760,26 @@ class Trainer:
                "per_task": {k: float(np.mean(v)) for k, v in per_task.items()},
                "per_suite": _per_suite({k: float(np.mean(v)) for k, v in per_task.items()}),
                "seeds": [int(s) for s in seeds],
-               "episodes": len(self.plan.task_ids) * n * repeats, "returns": [float(r.episode_return) for r in records]}
+               "episodes": len(tasks) * n * repeats, "returns": [float(r.episode_return) for r in records]}
+        if _get(self.cfg, "eval.select", False):
+            rec.update(self._select(rec["return_mean"]))
         self.log.write(rec)
         return rec
 
-    def _eval_opponents(self, episode_seeds: list[int]) -> dict:
+    def _select(self, score: float) -> dict:
+        """Checkpoint selection: keep these weights in <out_dir>/best when `score` beats every
+        earlier held-out score of the run (ties keep the earlier weights)."""
+        if self.best is None or score > self.best[0]:
+            self.best = (score, self.update)
+            ckpt.save(str(self.plan.out_dir / "best"), self.update, self.step.params, self.step.opt_state,
+                      self._meta(), max_to_keep=1)
+        return {"best_update": self.best[1], "best_return_mean": self.best[0]}
+
+    def _eval_opponents(self, episode_seeds: list[int], tasks: list[str]) -> dict:
         """Per task, the seating of each held-out episode against `eval.opponent` (multi-seat tasks)."""
         opponent = _get(self.cfg, "eval.opponent", self.plan.opponent)
         return {t: seating.seatings([(t, s) for s in episode_seeds], range(len(episode_seeds)), opponent,
-                                    self.plan.train_seats, text=self.opponent_policy) for t in self.plan.task_ids}
+                                    self.plan.train_seats, text=self.opponent_policy) for t in tasks}
 
     def run(self, stop_after: int | None = None) -> list[dict]:
         """Train until the budget is spent (or `stop_after` more updates, to simulate preemption)."""

@@ -184,20 +184,23 @@ def _random_probe(episodes: int):
     return wins
 
 
-def random_win_counts(levels: list[Level], episodes: int = RANDOM_EPISODES) -> list[int]:
+def random_win_counts(levels: list[Level], episodes: int = RANDOM_EPISODES,
+                      sigmas: list[tuple[int, ...]] | None = None) -> list[int]:
     """Wins of uniform random play (6 actions, one level's budget) per level, vmapped over
-    PROBE_CHUNK levels x `episodes` seeds per call."""
+    PROBE_CHUNK levels x `episodes` seeds per call. `sigmas[i]`: the action mapping level i is
+    probed with (default the identity; the win rate does not depend on it, the sample does)."""
     import jax
     import jax.numpy as jnp
 
     from glyphjax.witness.layout import game_params
 
+    sigmas = list(sigmas) if sigmas is not None else [(0, 1, 2, 3)] * len(levels)
     out = []
     for i in range(0, len(levels), PROBE_CHUNK):
-        chunk = levels[i:i + PROBE_CHUNK]
+        chunk = list(zip(levels[i:i + PROBE_CHUNK], sigmas[i:i + PROBE_CHUNK]))
         width = 1 << (len(chunk) - 1).bit_length()  # pad to a power of two: few compiled shapes
         padded = chunk + [chunk[-1]] * (width - len(chunk))
-        stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *[game_params([lv], (0, 1, 2, 3)) for lv in padded])
+        stacked = jax.tree.map(lambda *xs: jnp.stack(xs), *[game_params([lv], sg) for lv, sg in padded])
         out += [int(x) for x in np.asarray(_random_probe(episodes)(stacked))[:len(chunk)]]
     return out
 
@@ -205,13 +208,15 @@ def random_win_counts(levels: list[Level], episodes: int = RANDOM_EPISODES) -> l
 PRESCREEN_EPISODES = 250  # seeds 0..249 are a subset of the filter's 0..1999
 
 
-def screened_win_counts(levels: list[Level]) -> list[int]:
+def screened_win_counts(levels: list[Level], sigmas: list[tuple[int, ...]] | None = None) -> list[int]:
     """Random-play wins per level with the filter's verdict unchanged but cheaper: a level already
     won more than RANDOM_MAX_WINS times on the first PRESCREEN_EPISODES seeds fails the full run
     too (those seeds are among its seeds), so only the others play all RANDOM_EPISODES."""
-    first = random_win_counts(levels, PRESCREEN_EPISODES)
-    rest = [lv for lv, w in zip(levels, first) if w <= RANDOM_MAX_WINS]
-    full = iter(random_win_counts(rest) if rest else [])
+    sigmas = list(sigmas) if sigmas is not None else [(0, 1, 2, 3)] * len(levels)
+    first = random_win_counts(levels, PRESCREEN_EPISODES, sigmas)
+    keep = [i for i, w in enumerate(first) if w <= RANDOM_MAX_WINS]
+    full = iter(random_win_counts([levels[i] for i in keep], RANDOM_EPISODES, [sigmas[i] for i in keep])
+                if keep else [])
     return [w if w > RANDOM_MAX_WINS else next(full) for w in first]
 
 
@@ -348,11 +353,15 @@ def merge_banks(parts: list[Path], out: Path) -> None:
 
 
 def verify(path: Path = BANK) -> dict[str, int]:
-    """Re-check every level of a bank from scratch (every filter, random play included; the
-    optimum must equal the stored solution): {filter or 'optimum': levels failing it}."""
-    from glyphjax.witness.bank import load_bank
+    """Re-check every level of a bank from scratch (every filter, random play included, with each
+    symmetry image probed through its transform's mapping, `extend.probe_sigma`; the optimum must
+    equal the stored solution): {filter or 'optimum': levels failing it}."""
+    from glyphjax.witness.bank import load_bank, origins
+    from glyphjax.witness.extend import probe_sigma
     failures: collections.Counter = collections.Counter()
     levels = [lv for lvs in load_bank(path).values() for lv in lvs]
+    where = origins(path)
+    sigmas = [probe_sigma(o) for name in load_bank(path) for o in where[name]]
     hashes = collections.Counter(lv.canonical_hash() for lv in levels)
     failures["dedupe"] = sum(n - 1 for n in hashes.values())
     for lv in levels:
@@ -361,7 +370,7 @@ def verify(path: Path = BANK) -> dict[str, int]:
             failures[failed] += 1
         elif len(sol) != len(lv.solution):
             failures["optimum"] += 1
-    failures["random"] = sum(w > RANDOM_MAX_WINS for w in random_win_counts(levels))
+    failures["random"] = sum(w > RANDOM_MAX_WINS for w in random_win_counts(levels, RANDOM_EPISODES, sigmas))
     failures["replay"] = replay_failures(load_bank(path))
     return {"levels": len(levels), **{k: failures[k] for k in (*FILTERS, "optimum", "replay")}}
 

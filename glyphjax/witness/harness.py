@@ -95,6 +95,7 @@ class RunLog:
     notices: list[str] = dataclasses.field(default_factory=list)
     memory: RuleMemory = dataclasses.field(default_factory=RuleMemory)
     steps: list[Step] = dataclasses.field(default_factory=list)
+    failed: list[tuple[int, str]] = dataclasses.field(default_factory=list)  # (call, board shown) of unparseable replies
 
 
 def parse_reply(text: str, actions: tuple[str, ...]) -> tuple[list[dict], list[int]] | None:
@@ -147,6 +148,7 @@ def play(env, model: Callable[[str], str], seed: int = 0, call_budget: int = CAL
         parsed = parse_reply(model(_prompt(env, obs, log, recent, notices)), env.card.actions)
         if parsed is None:
             log.parse_failures += 1
+            log.failed.append((log.calls, obs))
             continue
         ops, plan = parsed
         log.memory.apply(ops, len(recent))

@@ -15,7 +15,8 @@ import pytest
 import glyphjax
 from glyphjax.core.rollout import rollout, stack_params
 from glyphjax.witness import forge
-from glyphjax.witness.bank import load_bank, unbuilt_games
+from glyphjax.witness.bank import curriculum_levels, load_bank, origins, unbuilt_games
+from glyphjax.witness.extend import probe_sigma
 from glyphjax.witness.games import GAMES, check_training_ids, curriculum
 from glyphjax.witness.reference import violations
 
@@ -46,7 +47,7 @@ def test_splits__22_train_8_val_17_test_declared_and_registered_as_witness_split
 def test_bank__every_game_follows_its_curriculum_and_introduces_before_it_requires():
     bank = load_bank()
     for g in BUILT:
-        levels, slots = bank[g.name], curriculum(g)
+        levels, slots = bank[g.name], curriculum(g, curriculum_levels())
         assert levels, f"{g.task_id} has no levels"
         k, introduced = 0, set()  # the levels are the curriculum's slots in order (a slot may be unfilled)
         for i, lv in enumerate(levels):
@@ -97,7 +98,8 @@ def test_bank__sampled_levels_pass_every_filter_from_scratch():
         failed, sol = forge.first_failed_filter(dataclasses.replace(lv, solution=()), set())
         assert failed is None, f"{name} level {k + 1} fails the {failed} filter"
         assert len(sol) == len(lv.solution), f"{name} level {k + 1}: optimum {len(sol)} vs stored {len(lv.solution)}"
-    wins = forge.random_win_counts([lv for _, _, lv in sample[:4]])
+    sigmas = [probe_sigma(origins()[name][k]) for name, k, _ in sample[:4]]
+    wins = forge.random_win_counts([lv for _, _, lv in sample[:4]], forge.RANDOM_EPISODES, sigmas)
     assert max(wins) <= forge.RANDOM_MAX_WINS, f"random play wins {wins} of {forge.RANDOM_EPISODES}"
 
 

@@ -29,7 +29,7 @@ def test_screened_win_counts__full_run_only_for_levels_the_prescreen_does_not_re
     played = []
     table = {forge.PRESCREEN_EPISODES: [20, 3, 9], forge.RANDOM_EPISODES: {1: 30}}
 
-    def fake(lvs, episodes=forge.RANDOM_EPISODES):
+    def fake(lvs, episodes=forge.RANDOM_EPISODES, sigmas=None):
         played.append((episodes, [levels.index(lv) for lv in lvs]))
         if episodes == forge.PRESCREEN_EPISODES:
             return table[episodes]

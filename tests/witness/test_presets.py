@@ -1,5 +1,6 @@
 """The WITNESS RL presets compose (GPU scale: the paper's 22 games x 8 episodes, 300-call
-episodes) and a preset pointed at a test game is refused with the split named."""
+episodes through the WITNESS harness, thinking off, checkpoints chosen on the validation games)
+and a preset pointed at a test game is refused with the split named."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ def test_witness_rl_preset__composes_on_the_training_split_and_refuses_test_game
     from rl.train_cli import compose
     cfg = compose(["+experiment=witness_rl"])
     assert list(cfg.tasks.ids) == ["witness/train/*"]
-    assert (cfg.rl.group_size, cfg.rl.groups_per_update, cfg.rl.max_turns) == (8, 22, 300)
+    assert (cfg.rl.group_size, cfg.rl.groups_per_update, cfg.rl.call_budget) == (8, 22, 300)
+    assert cfg.harness.name == "witness" and cfg.policy.chat_template_kwargs == {"enable_thinking": False}
+    assert list(cfg.eval.tasks) == ["witness/val/*"] and cfg.eval.select and cfg.eval.seeds == 3
     asked = compose(["+experiment=witness_rl", "tasks.ids=[witness/test/polyomino]"]).tasks.ids
     with pytest.raises(ValueError, match="test split"):
         check_training_ids(asked)

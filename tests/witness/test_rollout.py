@@ -46,9 +46,12 @@ def test_witness_rollout__scripted_model_through_evaluate_llm_solves_every_level
     (rec,) = out.records
     levels = load_bank()[BY_ID[TASK].name]
     assert rec.harness == "witness" and rec.parse_failures == 1 and rec.terminated
-    assert rec.length == sum(len(lv.solution) + 1 for lv in levels)  # exactly the optimal actions, no more
+    acted = [t for t in rec.turns if t.action >= 0]
+    assert len(acted) == sum(len(lv.solution) + 1 for lv in levels)  # exactly the optimal actions, no more
+    failed = rec.turns[0]  # the unparseable first reply: a NO_ACTION turn that carries its call
+    assert (failed.action, failed.completion, failed.completion_ids) == (-1, "I think A1 is up", [2] * 3)
     calls = [t for t in rec.turns if t.finish_reason != "plan"]
-    assert len(calls) == len(levels) and all(t.prompt_tokens == 7 for t in calls)
+    assert len(calls) == len(levels) + 1 and all(t.prompt_tokens == 7 for t in calls)
     assert "pieces fill regions" in policy.prompts[-1]  # the rule memory persists across levels
     run = run_from_actions(TASK, 0, rec.actions)
     assert run.completed and rhae(run, 5) == pytest.approx(100.0) and rhae(run, 20) == pytest.approx(100.0)
