@@ -282,10 +282,11 @@ ARENA = ("dodgeball", "fruitbot")  # test_arena.py's games: their level and poli
 def test_shooter_levels__same_seed_same_level_and_n_levels_are_n(game):
     env, _, _ = _env(f"procgen/{game}-hard")
     reset = jax.jit(jax.vmap(env.reset, in_axes=(0, None)))
-    one = reset(jax.vmap(glyphjax.reset_key)(jnp.arange(6, dtype=jnp.uint32)), single_level(env.default_params(), 777))
+    keys = jax.vmap(glyphjax.reset_key)(jnp.arange(300, dtype=jnp.uint32))  # one batch shape: one compile
+    one = reset(keys, single_level(env.default_params(), 777))
     for leaf in jax.tree.leaves(one):
         assert (np.asarray(leaf) == np.asarray(leaf)[:1]).all()
-    many = reset(jax.vmap(glyphjax.reset_key)(jnp.arange(300, dtype=jnp.uint32)), env.with_levels(5).default_params())
+    many = reset(keys, env.with_levels(5).default_params())
     flat = np.concatenate([np.asarray(x).reshape(300, -1).astype(np.int64) for x in jax.tree.leaves(many)], 1)
     assert len({row.tobytes() for row in flat}) == 5 and set(np.asarray(many.level).tolist()) == set(range(5))
 
