@@ -12,6 +12,7 @@ from glyphjax.suites.arcade.alien import ALIEN
 from glyphjax.suites.arcade.amidar import AMIDAR
 from glyphjax.suites.arcade.assault import ASSAULT
 from glyphjax.suites.arcade.asterix import ASTERIX
+from glyphjax.suites.arcade.asteroids import ASTEROIDS
 from glyphjax.suites.arcade.atlantis import ATLANTIS
 from glyphjax.suites.arcade.bankheist import BANKHEIST
 from glyphjax.suites.arcade.beamrider import BEAMRIDER
@@ -38,6 +39,7 @@ GAMES = {g.name: g for g in (
     AMIDAR,
     ASSAULT,
     ASTERIX,
+    ASTEROIDS,
     ATLANTIS,
     BANKHEIST,
     BEAMRIDER,

@@ -1,0 +1,153 @@
+"""Free-flight shooters: the mechanics of arcade/flight.py (thrust, inertia, facing, waves, lines
+of fire, torus distances) and, per game, its scoring, win and death rules on positions set up by
+hand, with golden frames written from the rules in each game's module docstring."""
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import glyphjax
+from glyphjax.core import entities
+from glyphjax.core.sampling import Draws
+from glyphjax.suites.arcade import flight
+from tests.suites.arcade.test_games import grid, play, pool
+
+
+@functools.cache
+def _reset(task_id):
+    env = glyphjax.make(task_id)
+    return jax.jit(env.reset)(glyphjax.reset_key(0), env.default_params())
+
+
+def start(task_id, **fields):
+    """The seed-0 reset state of a task (reset compiled once: eager resets of these games are
+    slow) with `fields` replaced (pools, cells, positions ...)."""
+    state = _reset(task_id)
+    return state.replace(**{k: (v if isinstance(v, entities.Pool) else jnp.asarray(v, getattr(state, k).dtype))
+                            for k, v in fields.items()})
+
+
+def kinds_pool(cells, vels, kinds, n):
+    """A pool of n slots with one velocity and kind per entity."""
+    k = len(cells)
+    return entities.spawn_many(entities.empty(n), jnp.array(cells, jnp.int32), jnp.array(vels, jnp.int32),
+                               jnp.array(kinds, jnp.int32), jnp.ones(k, bool))
+
+
+def frame(h, w, marks):
+    """Golden frame rows: spaces with `marks` {(row, col): glyph}."""
+    rows = [[" "] * w for _ in range(h)]
+    for (r, c), g in marks.items():
+        rows[r][c] = g
+    return ["".join(r) for r in rows]
+
+
+# --- mechanics ----------------------------------------------------------------------------------------
+def test_thrust__adds_the_push_and_caps_each_axis_at_vmax():
+    assert flight.thrust(jnp.array([0, 1]), jnp.array([0, 1]), 1).tolist() == [0, 1]
+    assert flight.thrust(jnp.array([1, -1]), jnp.array([-1, 0]), 2).tolist() == [0, -1]
+    assert flight.thrust(jnp.array([2, 0]), jnp.array([1, 0]), 2).tolist() == [2, 0]
+
+
+def test_coast__only_unthrust_axes_lose_one_cell_of_speed_and_only_on_drag_turns():
+    vel = jnp.array([-2, 1])
+    assert flight.coast(vel, jnp.array([0, 0]), jnp.bool_(True)).tolist() == [-1, 0]
+    assert flight.coast(vel, jnp.array([0, 1]), jnp.bool_(True)).tolist() == [-1, 1]
+    assert flight.coast(vel, jnp.array([0, 0]), jnp.bool_(False)).tolist() == [-2, 1]
+
+
+def test_face__turns_to_the_push_and_keeps_the_facing_without_one():
+    assert flight.face(jnp.array([-1, 0]), jnp.array([0, 1])).tolist() == [0, 1]
+    assert flight.face(jnp.array([-1, 0]), jnp.array([0, 0])).tolist() == [-1, 0]
+    assert [int(flight.facing_index(jnp.array(d))) for d in flight.FACINGS] == [0, 1, 2, 3]
+
+
+def test_ahead__cells_on_the_line_of_fire_within_reach_only():
+    cells = jnp.array([[5, 8], [5, 2], [4, 8], [5, 6], [5, 12]])
+    got = flight.ahead(jnp.array([5, 5]), jnp.array([0, 1]), cells, 5).tolist()
+    assert got == [True, False, False, True, False]
+    up = flight.ahead(jnp.array([5, 5]), jnp.array([-1, 0]), jnp.array([[0, 5], [6, 5], [5, 5]]), 9)
+    assert up.tolist() == [True, False, False]
+
+
+def test_torus_delta__the_short_way_round_each_axis():
+    d = flight.torus_delta(jnp.array([0, 0]), jnp.array([[9, 1], [5, 5], [1, 7]]), (10, 8))
+    assert d.tolist() == [[-1, 1], [-5, -3], [1, -1]]
+
+
+def test_scatter__a_wave_on_distinct_cells_far_from_you_drifting_unit_steps():
+    def wave_of(key, where):
+        return flight.scatter(Draws.hashed(key, 12 * 14 + 5), entities.empty(6), 5, (12, 14), jnp.array([6, 7]),
+                              3, 2, where=where)
+
+    wave_of = jax.jit(wave_of)
+    wave = wave_of(jax.random.PRNGKey(7), True)
+    alive = np.asarray(wave.alive)
+    assert alive.tolist() == [True] * 5 + [False]
+    pos, vel = np.asarray(wave.pos)[:5], np.asarray(wave.vel)[:5]
+    assert len({tuple(p) for p in pos}) == 5
+    assert (np.abs(pos - [6, 7]).max(-1) > 3).all() and (pos >= 0).all() and (pos < [12, 14]).all()
+    assert ((np.abs(vel).max(-1) == 1)).all() and (np.asarray(wave.kind)[:5] == 2).all()
+    assert not bool(wave_of(jax.random.PRNGKey(7), False).alive.any())
+
+
+# --- asteroids -----------------------------------------------------------------------------------------
+AS, AS_ATARI = "miniatari/asteroids", "atari/asteroids"
+
+
+def test_asteroids__a_shot_flies_two_cells_a_turn_and_destroys_the_rock_on_its_path():
+    s = start(AS, t=1, player=[6, 7], heading=[-1, 0], ball_vel=[0, 0],
+              foes=pool([(3, 7), (0, 0)], vel=(1, 0), n=5), shots=entities.empty(2))
+    s, reward, done, _ = play(AS, s, "FIRE")  # t = 1: rocks rest (period 2); the shot reaches row 4
+    assert reward == 0 and not done and s.shots.pos[0].tolist() == [4, 7]
+    s, reward, done, message = play(AS, s, "NOOP")  # t = 2: the rock steps down onto the shot's path
+    assert reward == pytest.approx(1 / 5) and not done and message == "You destroyed a rock."
+    assert grid(AS, s) == frame(12, 14, {(1, 0): "O", (6, 7): "⇑"})
+
+
+def test_asteroids__the_ship_drifts_on_after_thrust_and_wraps_round_the_field():
+    s = start(AS, t=2, player=[6, 13], heading=[-1, 0], ball_vel=[0, 0], foes=pool([(0, 3)], n=5))
+    s, *_ = play(AS, s, "RIGHT")  # thrust: one cell right, off the edge and in at column 0
+    assert s.player.tolist() == [6, 0] and s.heading.tolist() == [0, 1]
+    s, *_ = play(AS, s, "NOOP")  # t = 3, no drag turn: the speed is kept
+    assert s.player.tolist() == [6, 1]
+    s, *_ = play(AS, s, "NOOP")  # t = 4, a drag turn: the speed is lost, the ship stays
+    assert s.player.tolist() == [6, 1] and s.ball_vel.tolist() == [0, 0]
+    assert grid(AS, s) == frame(12, 14, {(0, 3): "O", (6, 1): "⇒"})
+
+
+def test_asteroids__a_rock_meeting_the_ship_ends_the_episode_without_penalty():
+    s = start(AS, t=1, player=[6, 7], heading=[-1, 0], ball_vel=[0, 0], foes=pool([(5, 7)], n=5))
+    _, reward, done, message = play(AS, s, "UP")
+    assert done and reward == 0.0 and message == "A rock hit your ship. Game over."
+
+
+def test_asteroids__the_fifth_rock_wins():
+    s = start(AS, t=1, player=[6, 7], heading=[-1, 0], ball_vel=[0, 0], score=4, earned=0.8,
+              foes=pool([(3, 7)], n=5), shots=pool([(5, 7)], vel=(-2, 0), n=2))
+    s, reward, done, message = play(AS, s, "NOOP")
+    assert done and message == "You reached the target. You win!" and float(s.earned) == pytest.approx(1.0)
+
+
+def test_asteroids__atari_a_large_rock_breaks_into_two_small_ones_at_right_angles():
+    s = start(AS_ATARI, t=1, player=[10, 10], heading=[-1, 0], ball_vel=[0, 0],
+              foes=kinds_pool([(7, 10), (0, 0)], [(0, 1), (0, 0)], [0, 1], 15), shots=pool([(9, 10)], vel=(-2, 0), n=2))
+    s, reward, done, _ = play(AS_ATARI, s, "NOOP")
+    assert reward == pytest.approx(1 / 25) and not done
+    alive = np.asarray(s.foes.alive)
+    kids = sorted(map(tuple, np.asarray(s.foes.vel)[alive & (np.asarray(s.foes.pos) == [7, 10]).all(-1)]))
+    assert kids == [(-1, 0), (1, 0)] and alive.sum() == 3
+    assert grid(AS_ATARI, s) == frame(20, 20, {(0, 0): "◦", (7, 10): "◦", (10, 10): "⇑"})
+
+
+def test_asteroids__atari_a_new_wave_appears_away_from_the_ship_when_the_field_is_clear():
+    s = start(AS_ATARI, t=1, player=[10, 10], heading=[-1, 0], ball_vel=[0, 0],
+              foes=kinds_pool([(7, 10)], [(0, 1)], [1], 15), shots=pool([(9, 10)], vel=(-2, 0), n=2))
+    s, reward, done, _ = play(AS_ATARI, s, "NOOP")
+    alive = np.asarray(s.foes.alive)
+    assert reward == pytest.approx(1 / 25) and not done and alive.sum() == 5
+    pos = np.asarray(s.foes.pos)[alive]
+    assert (np.abs(pos - [10, 10]).max(-1) > 3).all() and (np.asarray(s.foes.kind)[alive] == 0).all()
