@@ -33,6 +33,7 @@ from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 from glyphjax.suites.arcade.tennis import TENNIS
+from glyphjax.suites.arcade.timepilot import TIMEPILOT
 
 GAMES = {g.name: g for g in (
     ALIEN,
@@ -59,6 +60,7 @@ GAMES = {g.name: g for g in (
     RIVERRAID,
     SPACEINVADERS,
     TENNIS,
+    TIMEPILOT,
 )}
 
 for _game in GAMES.values():

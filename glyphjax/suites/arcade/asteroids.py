@@ -92,23 +92,15 @@ def _paint(state, s: Setting):
 
 
 def _scripted(key, state, params):
-    """Score each action by where it leaves the ship: never next to a rock's next cell (on the
-    torus) and rather four cells away, FIRE when a rock is ahead, else prefer facing a rock in
-    line, then closing on the line of the nearest rock."""
+    """Take the action whose outcome `flight.aim_value` rates best against the rocks' next cells
+    (never next to a rock, FIRE with a rock ahead, else turn to or close on the nearest's line)."""
     size = state.field.shape
     f = state.foes
-    moving = (state.t % params.period) == 0
-    nxt = (f.pos + jnp.where(moving, f.vel, 0)) % jnp.array(size)
-    reach = max(size)
+    nxt = (f.pos + jnp.where((state.t % params.period) == 0, f.vel, 0)) % jnp.array(size)
 
     def value(a):
         you, _, heading = _fly(state, a, size)
-        gap = jnp.abs(flight.torus_delta(you, nxt, size)).max(-1)
-        near = jnp.where(f.alive, gap, 1 << 10).min()
-        lined = (f.alive & flight.ahead(you, heading, nxt, reach)).any()
-        off = jnp.where(f.alive, jnp.abs(nxt - you[None]).min(-1), 1 << 10).min()
-        return (-100.0 * (near <= 1) + jnp.minimum(near, 4) + 4.0 * lined * (1.0 + 1.5 * (a == FIRE)) - off
-                - 0.1 * (a == 0))
+        return flight.aim_value(you, heading, nxt, f.alive, size, a == FIRE) - 0.1 * (a == 0)
 
     return jnp.argmax(jax.vmap(value)(jnp.arange(len(ACTIONS)))).astype(jnp.int32)
 

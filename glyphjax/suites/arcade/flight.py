@@ -74,3 +74,16 @@ def torus_delta(you: jax.Array, cells: jax.Array, size: tuple[int, int]) -> jax.
     wraps on every side (each axis in [-size // 2, (size - 1) // 2])."""
     n = jnp.array(size, jnp.int32)
     return ((cells - you[None] + n // 2) % n - n // 2).astype(jnp.int32)
+
+
+def aim_value(you: jax.Array, heading: jax.Array, foes: jax.Array, alive: jax.Array, size: tuple[int, int],
+              firing: jax.Array) -> jax.Array:
+    """float32: how good it is for a scripted shooter to end its turn at `you` facing `heading`
+    with the foes at `foes` (their cells after this turn): ruinous next to one (on the torus),
+    better up to four cells from the nearest, a foe in the line of fire (more so when this turn
+    fires), and the fewer cells off the line of the nearest foe the better."""
+    gap = jnp.where(alive, jnp.abs(torus_delta(you, foes, size)).max(-1), 1 << 10).min()
+    lined = (alive & ahead(you, heading, foes, max(size))).any()
+    off = jnp.where(alive, jnp.abs(foes - you[None]).min(-1), 1 << 10).min()
+    return (-100.0 * (gap <= 1) + jnp.minimum(gap, 4) + 4.0 * lined * (1.0 + 1.5 * firing)
+            - jnp.minimum(off, 1 << 8)).astype(jnp.float32)

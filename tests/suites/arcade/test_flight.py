@@ -151,3 +151,45 @@ def test_asteroids__atari_a_new_wave_appears_away_from_the_ship_when_the_field_i
     assert reward == pytest.approx(1 / 25) and not done and alive.sum() == 5
     pos = np.asarray(s.foes.pos)[alive]
     assert (np.abs(pos - [10, 10]).max(-1) > 3).all() and (np.asarray(s.foes.kind)[alive] == 0).all()
+
+
+# --- time pilot ----------------------------------------------------------------------------------------
+TP = "miniatari/timepilot"
+
+
+def test_timepilot__the_plane_always_flies_on_turns_first_and_wraps():
+    s = start(TP, t=1, player=[6, 13], heading=[0, 1], foes=pool([(0, 7)], n=4))
+    s, *_ = play(TP, s, "NOOP", rate=0.0)  # flies right, off the edge and in at column 0
+    assert s.player.tolist() == [6, 0]
+    s, *_ = play(TP, s, "UP", rate=0.0)  # t = 2: turns up, then flies; enemies rest (period 3)
+    assert s.player.tolist() == [5, 0] and s.heading.tolist() == [-1, 0]
+    assert grid(TP, s) == frame(12, 14, {(0, 7): "Ж", (5, 0): "⇑"})
+
+
+def test_timepilot__enemies_step_towards_you_the_short_way_round():
+    s = start(TP, t=0, player=[6, 0], heading=[-1, 0], foes=pool([(5, 12), (0, 3)], n=4))
+    s, reward, done, _ = play(TP, s, "NOOP", rate=0.0)  # you fly to (5, 0) first
+    assert s.foes.pos[:2].tolist() == [[5, 13], [1, 3]] and not done and reward == 0
+
+
+def test_timepilot__a_shot_destroys_an_enemy_and_the_fifth_wins():
+    s = start(TP, t=1, player=[6, 7], heading=[-1, 0], foes=pool([(2, 7)], n=4), shots=pool([(4, 7)], vel=(-2, 0), n=2))
+    nxt, reward, done, message = play(TP, s, "NOOP", rate=0.0)
+    assert reward == pytest.approx(1 / 5) and not done and message == "You destroyed an enemy plane."
+    assert not bool(nxt.foes.alive.any()) and grid(TP, nxt) == frame(12, 14, {(5, 7): "⇑"})
+    _, _, done, message = play(TP, s.replace(score=jnp.int32(4)), "NOOP", rate=0.0)
+    assert done and message == "You reached the target. You win!"
+
+
+def test_timepilot__an_enemy_meeting_you_is_death():
+    s = start(TP, t=0, player=[6, 7], heading=[-1, 0], foes=pool([(4, 7)], n=4))
+    _, reward, done, message = play(TP, s, "NOOP", rate=0.0)
+    assert done and reward == -1.0 and message == "An enemy plane rammed you. Game over."
+
+
+def test_timepilot__enemies_enter_at_an_edge_away_from_you():
+    s = start(TP, t=1, player=[6, 7], heading=[-1, 0], foes=entities.empty(4))
+    s, *_ = play(TP, s, "NOOP", rate=1.0)
+    (r, c), = np.asarray(s.foes.pos)[np.asarray(s.foes.alive)].tolist()
+    assert r in (0, 11) or c in (0, 13)
+    assert max(abs(r - 5), abs(c - 7)) > 3
