@@ -32,6 +32,7 @@ from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
+from glyphjax.suites.arcade.stargunner import STARGUNNER
 from glyphjax.suites.arcade.tennis import TENNIS
 from glyphjax.suites.arcade.timepilot import TIMEPILOT
 
@@ -59,6 +60,7 @@ GAMES = {g.name: g for g in (
     PONG,
     RIVERRAID,
     SPACEINVADERS,
+    STARGUNNER,
     TENNIS,
     TIMEPILOT,
 )}

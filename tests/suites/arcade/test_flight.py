@@ -193,3 +193,38 @@ def test_timepilot__enemies_enter_at_an_edge_away_from_you():
     (r, c), = np.asarray(s.foes.pos)[np.asarray(s.foes.alive)].tolist()
     assert r in (0, 11) or c in (0, 13)
     assert max(abs(r - 5), abs(c - 7)) > 3
+
+
+# --- star gunner ---------------------------------------------------------------------------------------
+SG = "miniatari/stargunner"
+
+
+def test_stargunner__the_ship_stays_in_the_left_half_and_a_shot_flies_right():
+    s = start(SG, t=1, player=[4, 6], foes=pool([(4, 12)], n=4), shots=entities.empty(2))
+    s, *_ = play(SG, s, "RIGHT", rate=0.0)  # column 6 is the last of the left half (14 columns)
+    assert s.player.tolist() == [4, 6]
+    s, *_ = play(SG, s, "FIRE", rate=0.0)  # t = 2: the enemy (in your row) flies one column left
+    assert grid(SG, s) == frame(10, 14, {(4, 11): "◆", (4, 8): "*", (4, 6): "►"})
+
+
+def test_stargunner__enemies_fly_left_on_move_turns_towards_your_row_and_leave_at_the_edge():
+    s = start(SG, t=0, player=[5, 1], foes=pool([(2, 10), (7, 0)], n=4))
+    s, *_ = play(SG, s, "NOOP", rate=0.0)
+    (r, c), = np.asarray(s.foes.pos)[np.asarray(s.foes.alive)].tolist()
+    assert c == 9 and r in (2, 3)
+    s2, *_ = play(SG, s, "NOOP", rate=0.0)  # t = 1: enemies rest (period 2)
+    assert s2.foes.pos.tolist() == s.foes.pos.tolist()
+
+
+def test_stargunner__a_shot_destroys_an_enemy_and_the_fifth_wins():
+    s = start(SG, t=1, player=[4, 1], foes=pool([(4, 7)], n=4), shots=pool([(4, 5)], vel=(0, 2), n=2))
+    _, reward, done, message = play(SG, s, "NOOP", rate=0.0)
+    assert reward == pytest.approx(1 / 5) and not done and message == "You destroyed an enemy ship."
+    _, _, done, message = play(SG, s.replace(score=jnp.int32(4)), "NOOP", rate=0.0)
+    assert done and message == "You reached the target. You win!"
+
+
+def test_stargunner__an_enemy_meeting_you_is_death():
+    s = start(SG, t=0, player=[4, 1], foes=pool([(4, 3)], n=4))
+    _, reward, done, message = play(SG, s, "RIGHT", rate=0.0)
+    assert done and reward == -1.0 and message == "An enemy ship hit you. Game over."
