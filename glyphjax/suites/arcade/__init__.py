@@ -20,6 +20,7 @@ from glyphjax.suites.arcade.bowling import BOWLING
 from glyphjax.suites.arcade.boxing import BOXING
 from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.centipede import CENTIPEDE
+from glyphjax.suites.arcade.choppercommand import CHOPPERCOMMAND
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
@@ -49,6 +50,7 @@ GAMES = {g.name: g for g in (
     BOXING,
     BREAKOUT,
     CENTIPEDE,
+    CHOPPERCOMMAND,
     DEMONATTACK,
     FISHINGDERBY,
     FREEWAY,

@@ -228,3 +228,49 @@ def test_stargunner__an_enemy_meeting_you_is_death():
     s = start(SG, t=0, player=[4, 1], foes=pool([(4, 3)], n=4))
     _, reward, done, message = play(SG, s, "RIGHT", rate=0.0)
     assert done and reward == -1.0 and message == "An enemy ship hit you. Game over."
+
+
+# --- chopper command -----------------------------------------------------------------------------------
+CC = "miniatari/choppercommand"
+CC_TRUCKS = {(9, 2): "▭", (9, 6): "▭", (9, 10): "▭", (9, 14): "▭"}
+
+
+def test_choppercommand__a_bomb_on_a_truck_destroys_it():
+    s = start(CC, t=1, player=[4, 8], heading=[0, 1], bombs=pool([(8, 6)], vel=(1, 0), n=3), foes=entities.empty(3))
+    s, reward, done, message = play(CC, s, "NOOP", rate=0.0)
+    assert reward == 0 and not done and message == "A bomb destroyed a truck."
+    trucks = {k: v for k, v in CC_TRUCKS.items() if k != (9, 6)}
+    assert grid(CC, s) == frame(10, 16, {**trucks, (4, 8): "⇒"}) and not bool(s.bombs.alive.any())
+
+
+def test_choppercommand__left_turns_the_helicopter_and_fire_shoots_that_way():
+    s = start(CC, t=1, player=[4, 8], heading=[0, 1], foes=entities.empty(3), shots=entities.empty(2))
+    s, *_ = play(CC, s, "LEFT", rate=0.0)
+    s, *_ = play(CC, s, "FIRE", rate=0.0)
+    assert grid(CC, s) == frame(10, 16, {**CC_TRUCKS, (4, 7): "⇐", (4, 5): "*"})
+
+
+def test_choppercommand__a_shot_destroys_a_helicopter_and_the_fifth_wins():
+    s = start(CC, t=1, player=[4, 8], heading=[0, 1], foes=pool([(4, 11)], vel=(0, -1), n=3),
+              shots=pool([(4, 9)], vel=(0, 2), n=2))
+    _, reward, done, message = play(CC, s, "NOOP", rate=0.0)
+    assert reward == pytest.approx(1 / 5) and not done and message == "You destroyed an enemy helicopter."
+    _, _, done, message = play(CC, s.replace(score=jnp.int32(4)), "NOOP", rate=0.0)
+    assert done and message == "You reached the target. You win!"
+
+
+def test_choppercommand__helicopters_patrol_and_turn_round_at_the_side():
+    s = start(CC, t=0, player=[4, 8], foes=pool([(2, 15), (3, 5)], vel=(0, 1), n=3))
+    s, *_ = play(CC, s, "NOOP", rate=0.0)
+    assert s.foes.pos[:2].tolist() == [[2, 15], [3, 6]] and s.foes.vel[:2, 1].tolist() == [-1, 1]
+
+
+@pytest.mark.parametrize("case", ["rammed", "last truck"])
+def test_choppercommand__a_helicopter_meeting_you_or_the_last_truck_lost_ends_it(case):
+    if case == "rammed":
+        s = start(CC, t=0, player=[4, 8], foes=pool([(4, 9)], vel=(0, -1), n=3))
+    else:
+        s = start(CC, t=1, player=[4, 8], foes=entities.empty(3), bombs=pool([(8, 2)], vel=(1, 0), n=3),
+                  field=jnp.zeros((10, 16), jnp.int8).at[9, 2].set(1))
+    _, reward, done, message = play(CC, s, "NOOP", rate=0.0)
+    assert done and reward == 0.0 and message == "You were hit, or the last truck was lost. Game over."
