@@ -36,6 +36,7 @@ from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 from glyphjax.suites.arcade.stargunner import STARGUNNER
 from glyphjax.suites.arcade.tennis import TENNIS
 from glyphjax.suites.arcade.timepilot import TIMEPILOT
+from glyphjax.suites.arcade.zaxxon import ZAXXON
 
 GAMES = {g.name: g for g in (
     ALIEN,
@@ -65,6 +66,7 @@ GAMES = {g.name: g for g in (
     STARGUNNER,
     TENNIS,
     TIMEPILOT,
+    ZAXXON,
 )}
 
 for _game in GAMES.values():

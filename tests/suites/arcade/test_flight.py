@@ -274,3 +274,46 @@ def test_choppercommand__a_helicopter_meeting_you_or_the_last_truck_lost_ends_it
                   field=jnp.zeros((10, 16), jnp.int8).at[9, 2].set(1))
     _, reward, done, message = play(CC, s, "NOOP", rate=0.0)
     assert done and reward == 0.0 and message == "You were hit, or the last truck was lost. Game over."
+
+
+# --- zaxxon --------------------------------------------------------------------------------------------
+ZX = "miniatari/zaxxon"
+
+
+def wall_at(col, h=10, w=16, gap=(0, 3)):
+    """A field with one wall column, open on rows [gap[0], gap[1])."""
+    rows = jnp.arange(h)
+    return jnp.zeros((h, w), jnp.int8).at[:, col].set(jnp.where((rows >= gap[0]) & (rows < gap[1]), 0, 1))
+
+
+def test_zaxxon__a_wall_stops_a_shot_before_the_turret_behind_it():
+    s = start(ZX, t=1, player=[5, 1], field=wall_at(3), foes=pool([(5, 5)], n=4), shots=pool([(5, 1)], vel=(0, 2), n=2),
+              bombs=entities.empty(3))
+    s, reward, done, _ = play(ZX, s, "NOOP", rate=0.0)
+    assert reward == 0 and not done and not bool(s.shots.alive.any()) and bool(s.foes.alive[0])
+    walls = {(r, 3): "▓" for r in range(3, 10)}
+    assert grid(ZX, s) == frame(10, 16, {**walls, (5, 5): "Ŧ", (5, 1): "►"})
+
+
+def test_zaxxon__the_fortress_scrolls_left_with_its_turrets_on_scroll_turns():
+    s = start(ZX, t=0, player=[5, 1], field=wall_at(10), foes=pool([(2, 12)], n=4), bombs=entities.empty(3))
+    s, *_ = play(ZX, s, "NOOP", rate=0.0)
+    assert np.asarray(s.field).tolist() == np.asarray(wall_at(9)).tolist() and s.foes.pos[0].tolist() == [2, 11]
+
+
+def test_zaxxon__a_shot_destroys_a_turret_and_the_sixth_wins():
+    s = start(ZX, t=1, player=[5, 1], foes=pool([(5, 3)], n=4), shots=pool([(5, 1)], vel=(0, 2), n=2), bombs=entities.empty(3))
+    _, reward, done, message = play(ZX, s, "NOOP", rate=0.0)
+    assert reward == pytest.approx(1 / 6) and not done and message == "You destroyed a turret."
+    _, _, done, message = play(ZX, s.replace(score=jnp.int32(5)), "NOOP", rate=0.0)
+    assert done and message == "You reached the target. You win!"
+
+
+@pytest.mark.parametrize("case", ["wall", "bullet"])
+def test_zaxxon__a_wall_or_a_bullet_on_your_ship_is_death(case):
+    if case == "wall":  # the wall in column 2 scrolls onto your column; row 5 is not in its gap
+        s = start(ZX, t=0, player=[5, 1], field=wall_at(2), foes=entities.empty(4), bombs=entities.empty(3))
+    else:
+        s = start(ZX, t=1, player=[5, 1], foes=entities.empty(4), bombs=pool([(5, 2)], vel=(0, -1), n=3))
+    _, reward, done, message = play(ZX, s, "NOOP", rate=0.0)
+    assert done and reward == -1.0 and message == "Your ship crashed or was shot. Game over."
