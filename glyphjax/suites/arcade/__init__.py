@@ -12,6 +12,7 @@ from glyphjax.suites.arcade.alien import ALIEN
 from glyphjax.suites.arcade.amidar import AMIDAR
 from glyphjax.suites.arcade.assault import ASSAULT
 from glyphjax.suites.arcade.asterix import ASTERIX
+from glyphjax.suites.arcade.asteroids import ASTEROIDS
 from glyphjax.suites.arcade.atlantis import ATLANTIS
 from glyphjax.suites.arcade.bankheist import BANKHEIST
 from glyphjax.suites.arcade.beamrider import BEAMRIDER
@@ -19,6 +20,7 @@ from glyphjax.suites.arcade.bowling import BOWLING
 from glyphjax.suites.arcade.boxing import BOXING
 from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.centipede import CENTIPEDE
+from glyphjax.suites.arcade.choppercommand import CHOPPERCOMMAND
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
@@ -31,13 +33,17 @@ from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
+from glyphjax.suites.arcade.stargunner import STARGUNNER
 from glyphjax.suites.arcade.tennis import TENNIS
+from glyphjax.suites.arcade.timepilot import TIMEPILOT
+from glyphjax.suites.arcade.zaxxon import ZAXXON
 
 GAMES = {g.name: g for g in (
     ALIEN,
     AMIDAR,
     ASSAULT,
     ASTERIX,
+    ASTEROIDS,
     ATLANTIS,
     BANKHEIST,
     BEAMRIDER,
@@ -45,6 +51,7 @@ GAMES = {g.name: g for g in (
     BOXING,
     BREAKOUT,
     CENTIPEDE,
+    CHOPPERCOMMAND,
     DEMONATTACK,
     FISHINGDERBY,
     FREEWAY,
@@ -56,7 +63,10 @@ GAMES = {g.name: g for g in (
     PONG,
     RIVERRAID,
     SPACEINVADERS,
+    STARGUNNER,
     TENNIS,
+    TIMEPILOT,
+    ZAXXON,
 )}
 
 for _game in GAMES.values():
