@@ -30,6 +30,7 @@ from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.riverraid import RIVERRAID
+from glyphjax.suites.arcade.seaquest import SEAQUEST
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 from glyphjax.suites.arcade.tennis import TENNIS
 
@@ -55,6 +56,7 @@ GAMES = {g.name: g for g in (
     PHOENIX,
     PONG,
     RIVERRAID,
+    SEAQUEST,
     SPACEINVADERS,
     TENNIS,
 )}
