@@ -29,6 +29,7 @@ from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
+from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.seaquest import SEAQUEST
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
@@ -55,6 +56,7 @@ GAMES = {g.name: g for g in (
     MSPACMAN,
     PHOENIX,
     PONG,
+    QBERT,
     RIVERRAID,
     SEAQUEST,
     SPACEINVADERS,

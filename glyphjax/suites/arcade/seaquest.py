@@ -23,7 +23,7 @@ from glyphjax.core import entities
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 from glyphjax.suites.arcade.physics import meets, shoot_down, slide
 
-SUB_LEFT, SUB_RIGHT, SHARK_LEFT, SHARK_RIGHT, DIVER, TORPEDO, SURFACE = "⇐", "⇒", "◄", "►", "δ", "—", "≋"
+SUB_LEFT, SUB_RIGHT, SHARK_LEFT, SHARK_RIGHT, DIVER, TORPEDO, SURFACE = "⇐", "⇒", "◀", "▶", "δ", "—", "≋"
 ACTIONS = ("NOOP", "LEFT", "RIGHT", "UP", "DOWN", "FIRE")
 _MOVES = ((0, 0), (0, -1), (0, 1), (-1, 0), (1, 0), (0, 0))
 FIRE = 5
@@ -77,7 +77,8 @@ def _step(draws, state, action, s: Setting, params):
     bitten = (met & (foes1.kind == SHARK)).any()
     oxygen = jnp.where(you[0] == 0, oxygen_cap(s), state.phase - 1).astype(jnp.int32)
     foes = _enter(draws, entities.kill(foes1, rescued), s, params.rate, you)
-    nxt = state.replace(player=you, heading=heading.astype(jnp.int32), shots=shots, foes=foes, phase=jnp.maximum(oxygen, 0))
+    nxt = state.replace(player=you, heading=heading.astype(jnp.int32), shots=shots, foes=foes,
+                        phase=jnp.maximum(oxygen, 0))
     gained = rescued.sum().astype(jnp.int32)
     return nxt, Outcome(gained=gained, died=bitten | (oxygen <= 0), event=jnp.where(gained > 0, EV_RESCUE, 0))
 
@@ -97,7 +98,8 @@ def _scripted(key, state, params):
     you, foes = state.player, state.foes
     sharks = foes.alive & (foes.kind == SHARK)
     ahead = foes.pos[:, 1] - you[1]
-    near = sharks & (foes.pos[:, 0] == you[0]) & (jnp.abs(ahead) <= 4) & (ahead * foes.vel[:, 1] < 0)
+    coming = (jnp.abs(ahead) <= 4) & (ahead * foes.vel[:, 1] < 0)
+    near = sharks & (foes.pos[:, 0] == you[0]) & coming
     faced = (near & (jnp.sign(ahead) == state.heading[1])).any()
     divers = foes.replace(alive=foes.alive & (foes.kind == DIVER_KIND))
     i, _ = entities.nearest(divers, you)

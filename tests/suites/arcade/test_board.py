@@ -6,6 +6,7 @@ import jax.numpy as jnp
 import pytest
 
 from glyphjax.core import entities
+from glyphjax.suites.arcade import board
 from tests.suites.arcade.test_games import grid, play, pool, start
 
 
@@ -30,14 +31,14 @@ def test_seaquest__touching_a_diver_rescues_it():
     s = start(SQ, t=0, player=[3, 5], heading=[0, 1], foes=pool([(3, 7), (8, 1)], vel=(0, -1), kinds=[1, 0], n=6))
     s, reward, done, msg = play(SQ, s, "RIGHT", rate=0.0)  # the diver swims to (3, 6), you move onto it
     assert reward == pytest.approx(1 / 4) and not done and msg == "You rescued a diver."
-    assert grid(SQ, s) == sea({(3, 6): "⇒", (8, 0): "◄"}) and int(s.phase) == 35
+    assert grid(SQ, s) == sea({(3, 6): "⇒", (8, 0): "◀"}) and int(s.phase) == 35
 
 
 def test_seaquest__a_torpedo_destroys_the_first_shark_it_meets_and_is_spent():
     s = start(SQ, t=1, player=[5, 3], heading=[0, 1], foes=pool([(5, 5), (5, 6)], vel=(0, -1), n=6))
     s, reward, done, _ = play(SQ, s, "FIRE", rate=0.0)  # t=1: the sharks rest this turn
     assert reward == 0 and not done  # the torpedo ran (5, 3) -> (5, 5): the first shark is gone
-    assert grid(SQ, s) == sea({(5, 3): "⇒", (5, 6): "◄"})
+    assert grid(SQ, s) == sea({(5, 3): "⇒", (5, 6): "◀"})
     s, *_ = play(SQ, s, "FIRE", rate=0.0)  # t=2: the shark swims to (5, 5); the torpedo meets it
     assert grid(SQ, s) == sea({(5, 3): "⇒"}) and int(entities.count(s.foes)) == 0
 
@@ -67,3 +68,97 @@ def test_seaquest__the_fourth_diver_wins():
     s = start(SQ, t=1, player=[6, 6], foes=pool([(6, 7)], vel=(0, -1), kinds=[1], n=6), score=3)
     _, reward, done, msg = play(SQ, s, "RIGHT", rate=0.0)
     assert done and reward == pytest.approx(1 / 4) and msg == "You reached the target. You win!"
+
+
+# --- board: pyramid ---------------------------------------------------------------------------------
+def test_pyramid__rows_are_packed_two_columns_apart_under_the_apex():
+    field = board.pyramid(4, 7, 3, top=1)
+    assert ["".join(".#"[v] for v in row) for row in field.tolist()] == [
+        ".......",
+        "...#...",
+        "..#.#..",
+        ".#.#.#.",
+    ]
+    with pytest.raises(ValueError, match="does not fit"):
+        board.pyramid(4, 7, 4, top=1)
+
+
+def test_hop__diagonal_neighbours_are_cubes_and_a_hop_past_the_edge_falls():
+    field = jnp.asarray(board.pyramid(4, 7, 3, top=1))
+    dest, on = board.hop(field, jnp.array([2, 2]), jnp.array(board.HOPS[3]))  # down-right
+    assert dest.tolist() == [3, 3] and bool(on)
+    for delta in (board.HOPS[0], board.HOPS[2]):  # up-left from the left edge; down-left off the side
+        _, on = board.hop(field, jnp.array([2, 2]), jnp.array(delta))
+        assert delta == board.HOPS[2] or not bool(on)
+    _, on = board.hop(field, jnp.array([3, 1]), jnp.array(board.HOPS[2]))  # below the bottom row
+    assert not bool(on)
+
+
+def test_paint_cube__paints_an_unpainted_cube_once():
+    field = jnp.asarray(board.pyramid(4, 7, 3, top=1))
+    field, fresh = board.paint_cube(field, jnp.array([2, 4]))
+    assert bool(fresh) and int(field[2, 4]) == board.PAINTED
+    again, fresh = board.paint_cube(field, jnp.array([2, 4]))
+    assert not bool(fresh) and (again == field).all()
+
+
+def test_roll__balls_drop_a_row_left_or_right_and_fall_off_the_bottom():
+    field = jnp.asarray(board.pyramid(4, 7, 3, top=1))
+    balls = pool([(1, 3), (2, 4), (3, 5)])
+    out = board.roll(balls, field, jnp.array([0.2, 0.7, 0.2]), jnp.bool_(True))
+    assert out.pos[:2].tolist() == [[2, 2], [3, 5]] and out.alive.tolist() == [True, True, False]
+    rest = board.roll(balls, field, jnp.array([0.2, 0.7, 0.2]), jnp.bool_(False))
+    assert rest.pos.tolist() == balls.pos.tolist() and rest.alive.all()
+
+
+# --- qbert ------------------------------------------------------------------------------------------
+QB = "miniatari/qbert"
+
+
+def cubes(painted=(), marks=None) -> list[str]:
+    """The mini 12x12 field: a 4-row pyramid with its apex at (4, 6), `painted` cubes and marks."""
+    rows = [" " * 12 for _ in range(12)]
+    for r in range(4):
+        rows[4 + r] = with_cells(rows[4 + r], {6 - r + 2 * k: "▫" for k in range(r + 1)})
+    for (r, c) in painted:
+        rows[r] = with_cells(rows[r], {c: "◼"})
+    for (r, c), g in (marks or {}).items():
+        rows[r] = with_cells(rows[r], {c: g})
+    return rows
+
+
+def test_qbert__a_hop_paints_the_cube_you_land_on_once():
+    s = start(QB, t=1)
+    s, reward, done, msg = play(QB, s, "DOWN_RIGHT", rate=0.0)
+    assert reward == pytest.approx(1 / 10) and not done and msg == "You painted a cube."
+    assert grid(QB, s) == cubes(marks={(5, 7): "@"})
+    s, *_ = play(QB, s, "UP_LEFT", rate=0.0)
+    s, reward, _, _ = play(QB, s, "DOWN_RIGHT", rate=0.0)  # back onto the painted cube
+    assert reward == 0 and grid(QB, s) == cubes(painted=[(4, 6)], marks={(5, 7): "@"})
+
+
+@pytest.mark.parametrize("action", ["UP_LEFT", "UP_RIGHT"])
+def test_qbert__hopping_off_the_pyramid_kills_you(action):
+    _, reward, done, msg = play(QB, start(QB, t=1), action, rate=0.0)
+    assert done and reward == -1.0 and msg == "You fell off the pyramid or a ball got you. Game over."
+
+
+def test_qbert__a_ball_dropping_onto_your_cube_kills_you():
+    # on a bounce turn the ball at (5, 5) drops to (6, 4) or (6, 6): exactly one of the two dies
+    ends = [play(QB, start(QB, t=0, player=[6, c], foes=pool([(5, 5)], n=3)), "NOOP", rate=0.0) for c in (4, 6)]
+    assert sorted(done for _, _, done, _ in ends) == [False, True]
+    assert sorted(reward for _, reward, _, _ in ends) == [-1.0, pytest.approx(1 / 10)]
+
+
+def test_qbert__hopping_onto_a_resting_ball_kills_you():
+    s = start(QB, t=1, player=[5, 5], foes=pool([(6, 6)], n=3))  # t=1: balls rest this turn
+    _, reward, done, msg = play(QB, s, "DOWN_RIGHT", rate=0.0)
+    assert done and reward == -1.0 and msg == "You fell off the pyramid or a ball got you. Game over."
+    s, reward, done, _ = play(QB, s, "DOWN_LEFT", rate=0.0)
+    assert not done and grid(QB, s) == cubes(marks={(6, 4): "@", (6, 6): "●"})
+
+
+def test_qbert__the_last_cube_wins():
+    s = start(QB, t=1, score=9)
+    _, reward, done, msg = play(QB, s, "NOOP", rate=0.0)  # the apex, where you start, is the last
+    assert done and reward == pytest.approx(1 / 10) and msg == "You reached the target. You win!"
