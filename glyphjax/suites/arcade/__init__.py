@@ -33,6 +33,7 @@ from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.seaquest import SEAQUEST
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
+from glyphjax.suites.arcade.surround import SURROUND
 from glyphjax.suites.arcade.tennis import TENNIS
 
 GAMES = {g.name: g for g in (
@@ -60,6 +61,7 @@ GAMES = {g.name: g for g in (
     RIVERRAID,
     SEAQUEST,
     SPACEINVADERS,
+    SURROUND,
     TENNIS,
 )}
 

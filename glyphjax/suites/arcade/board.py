@@ -1,6 +1,12 @@
 """Board mechanics of the arcade suite: Q*bert's pyramid of cubes and Surround's light-cycle
 trails. Pure, jittable functions over integer cells (row grows downwards).
 
+Trails: each cycle moves one cell a turn along its heading (`DIRS` index: up, down, left,
+right), may turn but never reverse (`steer`), and leaves its trail on the cell it left
+(`cycle_step`). A cycle crashes when it ends a turn on a wall or any trail, or on the other
+cycle's cell (both crash then). `room` scores each heading by the free cells reachable within a
+few steps beyond the next cell: the built-in opponent's and the scripted policy's look-ahead.
+
 Pyramid: a pyramid of R rows of cubes drawn packed on the grid, row r of it on grid row top + r
 with its r + 1 cubes two columns apart, centred on column `mid` (`pyramid`). The cubes a hop
 reaches are the diagonal neighbours on the grid (`HOPS`: up-left, up-right, down-left,
@@ -16,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from glyphjax.core import entities
+from glyphjax.core.grid import flood
 
 NO_CUBE, UNPAINTED, PAINTED = 0, 1, 2  # pyramid field codes
 HOPS = ((-1, -1), (-1, 1), (1, -1), (1, 1))  # up-left, up-right, down-left, down-right
@@ -64,3 +71,42 @@ def hop_distance(a: jax.Array, b: jax.Array) -> jax.Array:
     """Hops between two cubes of a pyramid (each hop moves one row and one column): the
     Chebyshev distance of their cells."""
     return jnp.abs(a - b).max(-1)
+
+
+# --- trails ---------------------------------------------------------------------------------------------
+DIRS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
+_DIRS = jnp.array(DIRS, jnp.int32)
+REVERSE = (1, 0, 3, 2)  # the index of each heading's opposite
+
+
+def steer(heading: jax.Array, turn: jax.Array) -> jax.Array:
+    """The new heading index: `turn` (0-3), or the old one when `turn` < 0 or it would reverse."""
+    keep = (turn < 0) | (turn == jnp.array(REVERSE, jnp.int32)[heading])
+    return jnp.where(keep, heading, turn).astype(jnp.int32)
+
+
+def cycle_step(field: jax.Array, heads: jax.Array, headings: jax.Array, trails: jax.Array):
+    """Both cycles move one cell: heads int32[2, 2], headings int32[2] (DIRS indices); the cells
+    they leave get their trail codes (int[2]). -> (field, new heads, crashed bool[2]): a cycle
+    crashes on a non-empty cell (wall or trail) or on the other's new cell."""
+    field = field.at[heads[:, 0], heads[:, 1]].set(jnp.asarray(trails, field.dtype))
+    nxt = (heads + _DIRS[headings]).astype(jnp.int32)
+    h, w = field.shape
+    blocked = ~entities.inside(nxt, h, w) | (field[jnp.clip(nxt[:, 0], 0, h - 1), jnp.clip(nxt[:, 1], 0, w - 1)] != 0)
+    head_on = (nxt[0] == nxt[1]).all()
+    return field, nxt, blocked | head_on
+
+
+def room(field: jax.Array, head: jax.Array, heading: jax.Array, other: jax.Array, depth: int) -> jax.Array:
+    """int32[4]: per heading, the free cells within `depth` steps of the next cell (heads are not
+    free), a quarter of that when the next cell touches the other cycle's head (a head-on risk),
+    and -1 when the next cell is not free or the heading reverses."""
+    h, w = field.shape
+    nxt = head[None] + _DIRS  # [4, 2]
+    r, c = jnp.clip(nxt[:, 0], 0, h - 1), jnp.clip(nxt[:, 1], 0, w - 1)
+    passable = (field == 0).at[head[0], head[1]].set(False).at[other[0], other[1]].set(False)
+    free = entities.inside(nxt, h, w) & passable[r, c] & (jnp.arange(4) != jnp.array(REVERSE)[heading])
+    seeds = jnp.zeros((4, h, w), bool).at[jnp.arange(4), r, c].set(free)
+    reach = jax.vmap(lambda seed: flood(seed, passable, steps=depth))(seeds).sum((1, 2))
+    risky = jnp.abs(nxt - other[None]).sum(-1) <= 1
+    return jnp.where(free, jnp.where(risky, reach // 4, reach), -1).astype(jnp.int32)

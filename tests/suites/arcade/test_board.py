@@ -162,3 +162,75 @@ def test_qbert__the_last_cube_wins():
     s = start(QB, t=1, score=9)
     _, reward, done, msg = play(QB, s, "NOOP", rate=0.0)  # the apex, where you start, is the last
     assert done and reward == pytest.approx(1 / 10) and msg == "You reached the target. You win!"
+
+
+# --- board: trails ----------------------------------------------------------------------------------
+def test_steer__turns_keep_the_heading_on_no_turn_and_ignore_a_reversal():
+    up, down, left, right = range(4)
+    assert int(board.steer(jnp.int32(right), jnp.int32(up))) == up
+    assert int(board.steer(jnp.int32(right), jnp.int32(left))) == right
+    assert int(board.steer(jnp.int32(down), jnp.int32(-1))) == down
+
+
+def test_cycle_step__cycles_leave_trails_and_crash_on_walls_trails_and_each_other():
+    field = jnp.zeros((5, 5), jnp.int8).at[0, 3].set(9)
+    heads = jnp.array([[2, 1], [1, 3]])
+    out, nxt, crashed = board.cycle_step(field, heads, jnp.array([3, 0]), jnp.array([1, 2]))
+    assert nxt.tolist() == [[2, 2], [0, 3]] and crashed.tolist() == [False, True]
+    assert int(out[2, 1]) == 1 and int(out[1, 3]) == 2 and int(out[2, 2]) == 0
+    _, nxt, crashed = board.cycle_step(field, jnp.array([[2, 1], [2, 3]]), jnp.array([3, 2]), jnp.array([1, 2]))
+    assert nxt.tolist() == [[2, 2], [2, 2]] and crashed.tolist() == [True, True]  # head-on
+    _, _, crashed = board.cycle_step(field, jnp.array([[4, 0], [2, 2]]), jnp.array([1, 1]), jnp.array([1, 2]))
+    assert crashed.tolist() == [True, False]  # off the field
+
+
+def test_room__counts_free_cells_ahead_and_marks_blocked_and_reversed_headings():
+    field = jnp.zeros((3, 6), jnp.int8).at[:, 2].set(1)  # a wall on column 2
+    score = board.room(field, jnp.array([1, 0]), jnp.int32(3), jnp.array([1, 5]), depth=3)
+    # up: from (0, 0) three steps reach (0, 1), (1, 1), (2, 1) (not the head's cell (1, 0), so not
+    # (2, 0)): 4; down likewise; left is off the field; right: (1, 1) reaches all 5 free cells left
+    # of the wall
+    assert score.tolist() == [4, 4, -1, 5]
+    score = board.room(field, jnp.array([1, 1]), jnp.int32(1), jnp.array([1, 5]), depth=1)
+    # up reverses a downward cycle; down (2, 1) + (2, 0); left (1, 0) + (0, 0) + (2, 0); right the wall
+    assert score.tolist() == [-1, 2, 3, -1]
+
+
+# --- surround ---------------------------------------------------------------------------------------
+SR = "miniatari/surround"
+
+
+def arena(marks: dict) -> list[str]:
+    """The mini 12x12 arena (walls on the border) with {(row, col): glyph} drawn."""
+    rows = ["▓" * 12] + ["▓" + " " * 10 + "▓" for _ in range(10)] + ["▓" * 12]
+    for (r, c), g in marks.items():
+        rows[r] = with_cells(rows[r], {c: g})
+    return rows
+
+
+def walls(trails: dict) -> jnp.ndarray:
+    field = jnp.zeros((12, 12), jnp.int8)
+    field = field.at[0].set(3).at[-1].set(3).at[:, 0].set(3).at[:, -1].set(3)
+    for (r, c), code in trails.items():
+        field = field.at[r, c].set(code)
+    return field
+
+
+def test_surround__a_boxed_in_opponent_crashes_and_you_win():
+    s = start(SR, field=walls({(1, 2): 2}), player=[6, 6], heading=[0, 1], opponent=[1, 1], phase=0)
+    s, reward, done, msg = play(SR, s, "NOOP", rate=1.0)
+    assert done and reward == 1.0 and msg == "You reached the target. You win!"
+    assert grid(SR, s) == arena({(0, 1): "&", (1, 1): "▧", (1, 2): "▧", (6, 6): "▦", (6, 7): "@"})
+
+
+def test_surround__running_into_a_wall_loses_and_a_reversal_is_ignored():
+    s = start(SR, field=walls({}), player=[6, 10], heading=[0, 1], opponent=[3, 5], phase=2)
+    _, reward, done, msg = play(SR, s, "LEFT", rate=1.0)  # LEFT would reverse: you keep going right
+    assert done and reward == -1.0 and msg == "The opponent reached the target. You lose."
+
+
+def test_surround__a_head_on_meeting_is_a_draw_and_a_new_round_starts():
+    s = start(SR, field=walls({(4, 6): 2, (6, 6): 2}), player=[5, 4], heading=[0, 1], opponent=[5, 6], phase=2)
+    s, reward, done, msg = play(SR, s, "NOOP", rate=1.0)
+    assert not done and reward == 0 and msg == "Both cycles crashed: a draw. A new round starts."
+    assert grid(SR, s) == arena({(6, 2): "@", (5, 9): "&"})
