@@ -21,6 +21,7 @@ from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.centipede import CENTIPEDE
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
+from glyphjax.suites.arcade.enduro import ENDURO
 from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
 from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.frostbite import FROSTBITE
@@ -49,6 +50,7 @@ GAMES = {g.name: g for g in (
     BREAKOUT,
     CENTIPEDE,
     DEMONATTACK,
+    ENDURO,
     FISHINGDERBY,
     FREEWAY,
     FROSTBITE,

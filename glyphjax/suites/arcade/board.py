@@ -7,6 +7,10 @@ right), may turn but never reverse (`steer`), and leaves its trail on the cell i
 cycle's cell (both crash then). `room` scores each heading by the free cells reachable within a
 few steps beyond the next cell: the built-in opponent's and the scripted policy's look-ahead.
 
+Road: traffic on a vertical road moves down the screen by your speed less its own (`drive`): a
+car passing your row without touching you is overtaken; one whose path (swept) meets your car
+hits it.
+
 Pyramid: a pyramid of R rows of cubes drawn packed on the grid, row r of it on grid row top + r
 with its r + 1 cubes two columns apart, centred on column `mid` (`pyramid`). The cubes a hop
 reaches are the diagonal neighbours on the grid (`HOPS`: up-left, up-right, down-left,
@@ -110,3 +114,16 @@ def room(field: jax.Array, head: jax.Array, heading: jax.Array, other: jax.Array
     reach = jax.vmap(lambda seed: flood(seed, passable, steps=depth))(seeds).sum((1, 2))
     risky = jnp.abs(nxt - other[None]).sum(-1) <= 1
     return jnp.where(free, jnp.where(risky, reach // 4, reach), -1).astype(jnp.int32)
+
+
+# --- road ---------------------------------------------------------------------------------------------
+def drive(cars: entities.Pool, you0: jax.Array, you1: jax.Array, rel: jax.Array, h: int, w: int):
+    """Traffic moves `rel` rows down (0-2: your speed less the traffic's) while you move you0 ->
+    you1. -> (cars, hit: bool, overtaken: int32): a car that meets you (same cell, swapped, or
+    on its swept path) is removed and hits you; one that ends below your row having started on
+    or above it, untouched, is overtaken (those leaving the road die)."""
+    moved = entities.advance(cars.replace(vel=jnp.broadcast_to(jnp.stack([rel, 0 * rel]), cars.vel.shape)), h, w)
+    met = entities.point_hits(cars, moved.replace(alive=cars.alive), you0, you1) & cars.alive
+    passed = cars.alive & ~met & (cars.pos[:, 0] <= you1[0]) & (cars.pos[:, 0] + rel > you1[0])
+    out = entities.kill(moved, met).replace(vel=cars.vel)
+    return out, met.any(), passed.sum().astype(jnp.int32)

@@ -234,3 +234,57 @@ def test_surround__a_head_on_meeting_is_a_draw_and_a_new_round_starts():
     s, reward, done, msg = play(SR, s, "NOOP", rate=1.0)
     assert not done and reward == 0 and msg == "Both cycles crashed: a draw. A new round starts."
     assert grid(SR, s) == arena({(6, 2): "@", (5, 9): "&"})
+
+
+# --- board: road ------------------------------------------------------------------------------------
+def test_drive__traffic_moves_down_by_the_relative_speed_overtaken_or_hitting_you():
+    you = jnp.array([5, 3])
+    cars = pool([(5, 1), (3, 3), (0, 2)], n=4)  # beside you, two rows above you, far away
+    out, hit, passed = board.drive(cars, you, you, jnp.int32(2), 8, 6)
+    assert bool(hit) and int(passed) == 1  # the car above sweeps through you; the one beside passes
+    assert out.alive.tolist() == [True, False, True, False] and out.pos[jnp.array([0, 2])].tolist() == [[7, 1], [2, 2]]
+    out, hit, passed = board.drive(cars, you, you, jnp.int32(0), 8, 6)
+    assert not bool(hit) and int(passed) == 0 and out.pos.tolist() == cars.pos.tolist()
+    _, hit, _ = board.drive(cars, you, jnp.array([5, 2]), jnp.int32(0), 8, 6)
+    assert not bool(hit)
+    _, hit, _ = board.drive(pool([(5, 2)]), you, jnp.array([5, 2]), jnp.int32(0), 8, 6)
+    assert bool(hit)  # steering onto a car's cell
+
+
+# --- enduro -----------------------------------------------------------------------------------------
+EN = "miniatari/enduro"
+
+
+def road(marks: dict) -> list[str]:
+    rows = ["┃" + " " * 10 + "┃" for _ in range(10)]
+    for (r, c), g in marks.items():
+        rows[r] = with_cells(rows[r], {c: g})
+    return rows
+
+
+def test_enduro__a_car_passing_your_row_untouched_is_overtaken():
+    s = start(EN, player=[8, 6], phase=2, foes=pool([(8, 5), (2, 9)], n=8))
+    s, reward, done, msg = play(EN, s, "NOOP", rate=0.0)
+    assert reward == pytest.approx(1 / 8) and not done and msg == "You overtook a car."
+    assert grid(EN, s) == road({(8, 6): "♦", (9, 5): "◙", (3, 9): "◙"})
+
+
+def test_enduro__touching_a_car_ends_the_episode_without_penalty():
+    s = start(EN, player=[8, 6], phase=3, foes=pool([(6, 6)], n=8))  # two rows a turn: it sweeps you
+    _, reward, done, msg = play(EN, s, "NOOP", rate=0.0)
+    assert done and reward == 0 and msg == "You crashed into a car. Game over."
+
+
+def test_enduro__speed_stays_in_one_to_three_and_the_kerb_stops_steering():
+    s = start(EN, player=[8, 1], phase=3)
+    s, *_ = play(EN, s, "ACCELERATE", rate=0.0)
+    assert int(s.phase) == 3
+    s, *_ = play(EN, s.replace(phase=jnp.int32(1)), "BRAKE", rate=0.0)
+    s, *_ = play(EN, s, "LEFT", rate=0.0)
+    assert int(s.phase) == 1 and s.player.tolist() == [8, 1]
+
+
+def test_enduro__the_eighth_car_wins():
+    s = start(EN, player=[8, 6], phase=2, foes=pool([(8, 2)], n=8), score=7)
+    _, reward, done, msg = play(EN, s, "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(1 / 8) and msg == "You reached the target. You win!"
