@@ -33,6 +33,7 @@ from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.seaquest import SEAQUEST
+from glyphjax.suites.arcade.skiing import SKIING
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 from glyphjax.suites.arcade.surround import SURROUND
 from glyphjax.suites.arcade.tennis import TENNIS
@@ -62,6 +63,7 @@ GAMES = {g.name: g for g in (
     QBERT,
     RIVERRAID,
     SEAQUEST,
+    SKIING,
     SPACEINVADERS,
     SURROUND,
     TENNIS,

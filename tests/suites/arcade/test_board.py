@@ -288,3 +288,35 @@ def test_enduro__the_eighth_car_wins():
     s = start(EN, player=[8, 6], phase=2, foes=pool([(8, 2)], n=8), score=7)
     _, reward, done, msg = play(EN, s, "NOOP", rate=0.0)
     assert done and reward == pytest.approx(1 / 8) and msg == "You reached the target. You win!"
+
+
+# --- skiing -----------------------------------------------------------------------------------------
+SK = "miniatari/skiing"
+
+
+def slope(marks: dict) -> list[str]:
+    rows = [" " * 14 for _ in range(16)]
+    for (r, c), g in marks.items():
+        rows[r] = with_cells(rows[r], {c: g})
+    return rows
+
+
+def test_skiing__between_the_flags_clears_the_gate_and_outside_misses_it():
+    s = start(SK, t=1, player=[2, 6], phase=2, foes=pool([(3, 4), (9, 2)], n=5))  # flags at 4 and 8
+    s2, reward, done, msg = play(SK, s, "RIGHT")  # you end on column 7, inside
+    assert reward == pytest.approx(1 / 10) and not done and msg == "You cleared a gate."
+    assert grid(SK, s2) == slope({(2, 7): "@", (8, 2): "⚑", (8, 6): "⚑"})
+    _, reward, done, _ = play(SK, s.replace(player=jnp.array([2, 8], jnp.int32)), "NOOP")  # on the flag
+    assert reward == 0 and not done
+
+
+def test_skiing__the_course_ends_without_penalty_when_the_last_gate_has_passed():
+    s = start(SK, t=1, player=[2, 0], phase=10, foes=pool([(3, 6)], n=5))
+    _, reward, done, msg = play(SK, s, "NOOP")
+    assert done and reward == 0 and msg == "The course is over."
+
+
+def test_skiing__the_tenth_gate_wins():
+    s = start(SK, t=1, player=[2, 7], phase=10, foes=pool([(3, 6)], n=5), score=9)
+    _, reward, done, msg = play(SK, s, "NOOP")
+    assert done and reward == pytest.approx(1 / 10) and msg == "You reached the target. You win!"
