@@ -25,6 +25,7 @@ from glyphjax.suites.arcade.enduro import ENDURO
 from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
 from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.frostbite import FROSTBITE
+from glyphjax.suites.arcade.gopher import GOPHER_GAME
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.mspacman import MSPACMAN
@@ -55,6 +56,7 @@ GAMES = {g.name: g for g in (
     FISHINGDERBY,
     FREEWAY,
     FROSTBITE,
+    GOPHER_GAME,
     ICEHOCKEY,
     KANGAROO,
     MSPACMAN,

@@ -320,3 +320,64 @@ def test_skiing__the_tenth_gate_wins():
     s = start(SK, t=1, player=[2, 7], phase=10, foes=pool([(3, 6)], n=5), score=9)
     _, reward, done, msg = play(SK, s, "NOOP")
     assert done and reward == pytest.approx(1 / 10) and msg == "You reached the target. You win!"
+
+
+# --- gopher -----------------------------------------------------------------------------------------
+GO = "miniatari/gopher"
+GROUND = ["              ", "              ", "   ▼   ▼  ▼   "] + ["▚" * 14] * 4 + [" " * 14]
+
+
+def farm(marks: dict) -> list[str]:
+    rows = list(GROUND)
+    for (r, c), g in marks.items():
+        rows[r] = with_cells(rows[r], {c: g})
+    return rows
+
+
+def dug(cells, carrots=(3, 7, 10)) -> jnp.ndarray:
+    field = jnp.zeros((8, 14), jnp.int8).at[3:7].set(1)
+    for c in carrots:
+        field = field.at[2, c].set(2)
+    for r, c in cells:
+        field = field.at[r, c].set(0)
+    return field
+
+
+def test_gopher__the_field_at_reset_and_a_move_into_dirt_only_digs():
+    s = start(GO, t=0)
+    assert grid(GO, s) == farm({(1, 7): "@", (7, 0): "ɢ"})
+    s = start(GO, t=0, opponent=[7, 3], phase=3)
+    s, reward, done, _ = play(GO, s, "NOOP")
+    assert s.opponent.tolist() == [7, 3] and reward == 0 and not done
+    assert grid(GO, s) == farm({(1, 7): "@", (6, 3): " ", (7, 3): "ɢ"})
+    s, *_ = play(GO, s, "NOOP")
+    assert s.opponent.tolist() == [6, 3]  # the open cell: it climbs
+
+
+def test_gopher__fill_bonks_the_gopher_on_the_top_row_below_you():
+    s = start(GO, t=0, field=dug([(4, 7), (5, 7), (6, 7), (3, 7)]), opponent=[3, 7], phase=7)
+    s, reward, done, msg = play(GO, s, "FILL")
+    assert reward == pytest.approx(1 / 3) and not done and msg == "You bonked the gopher."
+    assert s.opponent[0] == 7 and int(s.opponent[1]) in (0, 13)
+
+
+def test_gopher__fill_closes_the_topmost_open_cell_above_the_gopher():
+    s = start(GO, t=1, field=dug([(4, 7), (5, 7), (6, 7)]), opponent=[6, 7], phase=7)
+    s, reward, _, _ = play(GO, s, "FILL")  # t=1 with period 1: the gopher moves too, into (5, 7)
+    assert reward == 0 and int(s.field[4, 7]) == 1 and s.opponent.tolist() == [5, 7]
+
+
+def test_gopher__it_eats_the_carrot_above_the_top_row_and_the_last_one_ends_the_game():
+    s = start(GO, t=0, field=dug([(3, 3)]), opponent=[3, 3], phase=3)
+    s, reward, done, msg = play(GO, s, "NOOP")
+    assert not done and reward == 0 and msg == "The gopher ate a carrot." and int(s.field[2, 3]) == 0
+    assert s.opponent.tolist() == [7, 3]
+    s = start(GO, t=0, field=dug([(3, 3)], carrots=(3,)), opponent=[3, 3], phase=3)
+    _, reward, done, msg = play(GO, s, "NOOP")
+    assert done and reward == -1.0 and msg == "The gopher ate your last carrot. Game over."
+
+
+def test_gopher__the_third_bonk_wins():
+    s = start(GO, t=0, field=dug([(3, 7)]), opponent=[3, 7], phase=7, score=2)
+    _, reward, done, msg = play(GO, s, "FILL")
+    assert done and reward == pytest.approx(1 / 3) and msg == "You reached the target. You win!"
