@@ -28,6 +28,7 @@ from glyphjax.suites.arcade.frostbite import FROSTBITE
 from glyphjax.suites.arcade.gopher import GOPHER_GAME
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.kangaroo import KANGAROO
+from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
 from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
@@ -59,6 +60,7 @@ GAMES = {g.name: g for g in (
     GOPHER_GAME,
     ICEHOCKEY,
     KANGAROO,
+    KUNGFUMASTER,
     MSPACMAN,
     PHOENIX,
     PONG,

@@ -381,3 +381,49 @@ def test_gopher__the_third_bonk_wins():
     s = start(GO, t=0, field=dug([(3, 7)]), opponent=[3, 7], phase=7, score=2)
     _, reward, done, msg = play(GO, s, "FILL")
     assert done and reward == pytest.approx(1 / 3) and msg == "You reached the target. You win!"
+
+
+# --- kungfumaster -----------------------------------------------------------------------------------
+KF = "miniatari/kungfumaster"
+
+
+def corridor(marks: dict) -> list[str]:
+    rows = [" " * 16 for _ in range(7)] + ["═" * 16]
+    for (r, c), g in marks.items():
+        rows[r] = with_cells(rows[r], {c: g})
+    return rows
+
+
+def test_kungfumaster__a_punch_knocks_out_the_gripper_two_cells_ahead():
+    s = start(KF, t=1, player=[6, 8], heading=[0, 1], foes=pool([(6, 10), (6, 3)], kinds=[0, 1], n=6))
+    s, reward, done, msg = play(KF, s, "PUNCH", rate=0.0)  # t=1: the fighters wait this turn
+    assert reward == pytest.approx(1 / 8) and not done and msg == "You knocked out a fighter."
+    assert grid(KF, s) == corridor({(6, 8): "⇒", (6, 3): "ʏ"})
+
+
+def test_kungfumaster__only_a_kick_reaches_a_dwarf():
+    s = start(KF, t=1, player=[6, 8], heading=[0, -1], foes=pool([(6, 7)], kinds=[1], n=6))
+    _, reward, _, _ = play(KF, s, "PUNCH", rate=0.0)
+    assert reward == 0
+    s, reward, _, _ = play(KF, s, "KICK", rate=0.0)
+    assert reward == pytest.approx(1 / 8) and int(entities.count(s.foes)) == 0
+
+
+def test_kungfumaster__left_turns_you_and_only_steps_when_you_already_face_left():
+    s = start(KF, t=1, player=[6, 8], heading=[0, 1])
+    s, *_ = play(KF, s, "LEFT", rate=0.0)
+    assert s.player.tolist() == [6, 8] and grid(KF, s)[6] == with_cells(" " * 16, {8: "⇐"})
+    s, *_ = play(KF, s, "LEFT", rate=0.0)
+    assert s.player.tolist() == [6, 7]
+
+
+def test_kungfumaster__a_fighter_reaching_you_grabs_you():
+    s = start(KF, t=0, player=[6, 8], heading=[0, 1], foes=pool([(6, 7)], n=6))  # behind you
+    _, reward, done, msg = play(KF, s, "NOOP", rate=0.0)
+    assert done and reward == -1.0 and msg == "A fighter grabbed you. Game over."
+
+
+def test_kungfumaster__the_eighth_knock_out_wins():
+    s = start(KF, t=1, player=[6, 8], heading=[0, 1], foes=pool([(6, 9)], n=6), score=7)
+    _, reward, done, msg = play(KF, s, "KICK", rate=0.0)
+    assert done and reward == pytest.approx(1 / 8) and msg == "You reached the target. You win!"
