@@ -101,15 +101,24 @@ def cycle_step(field: jax.Array, heads: jax.Array, headings: jax.Array, trails: 
     return field, nxt, blocked | head_on
 
 
-def room(field: jax.Array, head: jax.Array, heading: jax.Array, other: jax.Array, depth: int) -> jax.Array:
-    """int32[4]: per heading, the free cells within `depth` steps of the next cell (heads are not
-    free), a quarter of that when the next cell touches the other cycle's head (a head-on risk),
-    and -1 when the next cell is not free or the heading reverses."""
+def open_headings(field: jax.Array, head: jax.Array, heading: jax.Array, other: jax.Array):
+    """-> (bool[4] headings whose next cell is free and that do not reverse, int32[4, 2] next
+    cells, bool[H, W] free cells: empty and neither cycle's head)."""
     h, w = field.shape
-    nxt = head[None] + _DIRS  # [4, 2]
+    nxt = head[None] + _DIRS
     r, c = jnp.clip(nxt[:, 0], 0, h - 1), jnp.clip(nxt[:, 1], 0, w - 1)
     passable = (field == 0).at[head[0], head[1]].set(False).at[other[0], other[1]].set(False)
     free = entities.inside(nxt, h, w) & passable[r, c] & (jnp.arange(4) != jnp.array(REVERSE)[heading])
+    return free, nxt, passable
+
+
+def room(field: jax.Array, head: jax.Array, heading: jax.Array, other: jax.Array, depth: int) -> jax.Array:
+    """int32[4]: per heading, the free cells within `depth` steps of the next cell (heads are not
+    free), a quarter of that when the next cell touches the other cycle's head (a head-on risk),
+    and -1 when the next cell is not free or the heading reverses (`open_headings`)."""
+    h, w = field.shape
+    free, nxt, passable = open_headings(field, head, heading, other)
+    r, c = jnp.clip(nxt[:, 0], 0, h - 1), jnp.clip(nxt[:, 1], 0, w - 1)
     seeds = jnp.zeros((4, h, w), bool).at[jnp.arange(4), r, c].set(free)
     reach = jax.vmap(lambda seed: flood(seed, passable, steps=depth))(seeds).sum((1, 2))
     risky = jnp.abs(nxt - other[None]).sum(-1) <= 1

@@ -20,7 +20,7 @@ import jax.numpy as jnp
 from glyphjax.core.grid import border_mask
 from glyphjax.core.sampling import uniform_true
 from glyphjax.suites.arcade.arena import DUEL_GLYPHS, RIVAL, YOU
-from glyphjax.suites.arcade.board import DIRS, cycle_step, room, steer
+from glyphjax.suites.arcade.board import DIRS, cycle_step, open_headings, room, steer
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, new_state
 
 WALL, TRAIL, RIVAL_TRAIL = "▓", "▦", "▧"
@@ -68,7 +68,7 @@ def _step(draws, state, action, s: Setting, params):
     mine = steer(index_of(state.heading), action.astype(jnp.int32) - 1)
     u, pick = draws.uniform(), draws.uniform()
     best = best_heading(state.field, state.opponent, state.phase, state.player)
-    wild = uniform_true(room(state.field, state.opponent, state.phase, state.player, 0) >= 0, pick)
+    wild = uniform_true(open_headings(state.field, state.opponent, state.phase, state.player)[0], pick)
     theirs = jnp.where(u < params.rate, best, wild).astype(jnp.int32)
     heads = jnp.stack([state.player, state.opponent])
     field, heads, crashed = cycle_step(state.field, heads, jnp.stack([mine, theirs]), jnp.array([YOURS, THEIRS]))
