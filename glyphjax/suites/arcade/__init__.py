@@ -23,17 +23,24 @@ from glyphjax.suites.arcade.centipede import CENTIPEDE
 from glyphjax.suites.arcade.choppercommand import CHOPPERCOMMAND
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
+from glyphjax.suites.arcade.enduro import ENDURO
 from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
 from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.frostbite import FROSTBITE
+from glyphjax.suites.arcade.gopher import GOPHER_GAME
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.kangaroo import KANGAROO
+from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
 from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
+from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
+from glyphjax.suites.arcade.seaquest import SEAQUEST
+from glyphjax.suites.arcade.skiing import SKIING
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 from glyphjax.suites.arcade.stargunner import STARGUNNER
+from glyphjax.suites.arcade.surround import SURROUND
 from glyphjax.suites.arcade.tennis import TENNIS
 from glyphjax.suites.arcade.timepilot import TIMEPILOT
 from glyphjax.suites.arcade.zaxxon import ZAXXON
@@ -53,17 +60,24 @@ GAMES = {g.name: g for g in (
     CENTIPEDE,
     CHOPPERCOMMAND,
     DEMONATTACK,
+    ENDURO,
     FISHINGDERBY,
     FREEWAY,
     FROSTBITE,
+    GOPHER_GAME,
     ICEHOCKEY,
     KANGAROO,
+    KUNGFUMASTER,
     MSPACMAN,
     PHOENIX,
     PONG,
+    QBERT,
     RIVERRAID,
+    SEAQUEST,
+    SKIING,
     SPACEINVADERS,
     STARGUNNER,
+    SURROUND,
     TENNIS,
     TIMEPILOT,
     ZAXXON,
