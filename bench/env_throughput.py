@@ -310,7 +310,13 @@ def main(argv=None) -> int:
     ap.add_argument("--reset-chunk", type=int, default=None,
                     help="with --reset-share: generate fresh episodes this many at a time, only as many "
                          "chunks as slots finished (AutoReset.step_batch reset_chunk)")
+    ap.add_argument("--sync-dispatch", action="store_true",
+                    help="run every jitted call inline on the calling thread (JAX config "
+                         "jax_cpu_enable_async_dispatch=False, env JAX_CPU_ENABLE_ASYNC_DISPATCH=0): "
+                         "measures what CPU async dispatch costs a B = 1 call")
     args = ap.parse_args(argv)
+    if args.sync_dispatch:  # before any array exists: the CPU client reads it when it is created
+        jax.config.update("jax_cpu_enable_async_dispatch", False)
     try:
         tasks = glyphjax.task_ids(args.tasks)
     except glyphjax.UnknownTaskError as e:
@@ -327,7 +333,8 @@ def main(argv=None) -> int:
     def save():
         if args.json:
             doc = {"date": started, "machine": machine(), "repeats": args.repeats,
-                   "reset_share": args.reset_share, "reset_chunk": args.reset_chunk, "argv": sys.argv[1:] if argv is None else list(argv),
+                   "reset_share": args.reset_share, "reset_chunk": args.reset_chunk,
+                   "async_dispatch": not args.sync_dispatch, "argv": sys.argv[1:] if argv is None else list(argv),
                    "loadavg_end": list(os.getloadavg()),
                    "glyphjax": [{"task": t, "batch": b, **r} for (t, b), r in rows.items()],
                    "jumanji_snake_v1": [{"batch": b, **r} for b, r in peer.items()],
