@@ -9,7 +9,7 @@ with uniformly random actions (no rendering); compile time is measured apart (lo
 Steps counted are live env steps: with --reset-share, a finished slot that waits for a reset place
 is frozen and not counted (`live_share` = counted / (B * N)).
 Text observations/s: jitted vmapped `render` of B states packed into one array, copied to the
-host and turned into strings by `glyphjax.render_batch` (`render_text` at B = 1); at B = 1 also
+host and turned into strings by `glyphjax.observation_strings` (`render_text` at B = 1); at B = 1 also
 whole turns of one episode (`glyphjax.core.packed.EpisodeStepper`: fused step + render, one copy,
 text). The peer (jumanji Snake-v1, 12x12) is stepped the same way
 in the same run (AutoResetWrapper, vmapped, random actions in one scan). With `--glyphbench-src`
@@ -120,8 +120,8 @@ def timed_loop(fn, repeats: int, min_seconds: float = 0.2) -> tuple[float, float
 
 def glyphjax_text(task: str, b: int, repeats: int) -> dict:
     """Text observations/s of B stepped states: jitted vmapped render packed into one array
-    (`glyphjax.core.packed`), one device copy, `render_batch` (`render_text` at B = 1) and
-    `.render()`; at B = 1 also whole turns (fused step + render, copy, text) of one episode."""
+    (`glyphjax.core.packed`), one device copy, `observation_strings` (`render_text` and
+    `.render()` at B = 1); at B = 1 also whole turns (fused step + render, copy, text) of one episode."""
     from glyphjax.core.packed import EpisodeStepper, frame_layout, pack_frame, unpack_frames
     env = glyphjax.make(task)
     card = env.card
@@ -142,7 +142,7 @@ def glyphjax_text(task: str, b: int, repeats: int) -> dict:
         render = jax.jit(jax.vmap(lambda s: pack_frame(env.render(s.env_state))))
 
         def once():
-            return [o.render() for o in glyphjax.render_batch(card, unpack_frames(np.asarray(render(state)), layout))]
+            return glyphjax.observation_strings(card, unpack_frames(np.asarray(render(state)), layout))
     once()
     wall, cpu = timed_loop(once, repeats)
     out = {"text_obs_per_s": b / wall, "text_obs_per_cpu_s": b / cpu}
