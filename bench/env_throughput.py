@@ -9,7 +9,7 @@ with uniformly random actions (no rendering); compile time is measured apart (lo
 Steps counted are live env steps: with --reset-share, a finished slot that waits for a reset place
 is frozen and not counted (`live_share` = counted / (B * N)).
 Text observations/s: jitted vmapped `render` of B states packed into one array, copied to the
-host and turned into strings by `glyphjax.render_batch` (`render_text` at B = 1); at B = 1 also
+host and turned into strings by `glyphjax.observation_strings` (`render_text` at B = 1); at B = 1 also
 whole turns of one episode (`glyphjax.core.packed.EpisodeStepper`: fused step + render, one copy,
 text). The peer (jumanji Snake-v1, 12x12) is stepped the same way
 in the same run (AutoResetWrapper, vmapped, random actions in one scan). With `--glyphbench-src`
@@ -120,8 +120,8 @@ def timed_loop(fn, repeats: int, min_seconds: float = 0.2) -> tuple[float, float
 
 def glyphjax_text(task: str, b: int, repeats: int) -> dict:
     """Text observations/s of B stepped states: jitted vmapped render packed into one array
-    (`glyphjax.core.packed`), one device copy, `render_batch` (`render_text` at B = 1) and
-    `.render()`; at B = 1 also whole turns (fused step + render, copy, text) of one episode."""
+    (`glyphjax.core.packed`), one device copy, `observation_strings` (`render_text` and
+    `.render()` at B = 1); at B = 1 also whole turns (fused step + render, copy, text) of one episode."""
     from glyphjax.core.packed import EpisodeStepper, frame_layout, pack_frame, unpack_frames
     env = glyphjax.make(task)
     card = env.card
@@ -142,7 +142,7 @@ def glyphjax_text(task: str, b: int, repeats: int) -> dict:
         render = jax.jit(jax.vmap(lambda s: pack_frame(env.render(s.env_state))))
 
         def once():
-            return [o.render() for o in glyphjax.render_batch(card, unpack_frames(np.asarray(render(state)), layout))]
+            return glyphjax.observation_strings(card, unpack_frames(np.asarray(render(state)), layout))
     once()
     wall, cpu = timed_loop(once, repeats)
     out = {"text_obs_per_s": b / wall, "text_obs_per_cpu_s": b / cpu}
@@ -310,7 +310,13 @@ def main(argv=None) -> int:
     ap.add_argument("--reset-chunk", type=int, default=None,
                     help="with --reset-share: generate fresh episodes this many at a time, only as many "
                          "chunks as slots finished (AutoReset.step_batch reset_chunk)")
+    ap.add_argument("--sync-dispatch", action="store_true",
+                    help="run every jitted call inline on the calling thread (JAX config "
+                         "jax_cpu_enable_async_dispatch=False, env JAX_CPU_ENABLE_ASYNC_DISPATCH=0): "
+                         "measures what CPU async dispatch costs a B = 1 call")
     args = ap.parse_args(argv)
+    if args.sync_dispatch:  # before any array exists: the CPU client reads it when it is created
+        jax.config.update("jax_cpu_enable_async_dispatch", False)
     try:
         tasks = glyphjax.task_ids(args.tasks)
     except glyphjax.UnknownTaskError as e:
@@ -327,7 +333,8 @@ def main(argv=None) -> int:
     def save():
         if args.json:
             doc = {"date": started, "machine": machine(), "repeats": args.repeats,
-                   "reset_share": args.reset_share, "reset_chunk": args.reset_chunk, "argv": sys.argv[1:] if argv is None else list(argv),
+                   "reset_share": args.reset_share, "reset_chunk": args.reset_chunk,
+                   "async_dispatch": not args.sync_dispatch, "argv": sys.argv[1:] if argv is None else list(argv),
                    "loadavg_end": list(os.getloadavg()),
                    "glyphjax": [{"task": t, "batch": b, **r} for (t, b), r in rows.items()],
                    "jumanji_snake_v1": [{"batch": b, **r} for b, r in peer.items()],

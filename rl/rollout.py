@@ -61,7 +61,7 @@ from glyphjax.core.types import NO_ACTION, Env, Frame
 from glyphjax.harness.parse import OK, TRUNCATED, parse_action
 from glyphjax.harness.prompt import (MEMORY_UPDATE_INSTRUCTION, HarnessConfig, parse_memory,
                                      system_prompt, turn_message)
-from glyphjax.render.text import render_batch
+from glyphjax.render.text import observation_strings
 from rl.policies.base import Completion, Policy, SamplingParams
 from rl.trajectory import CallRecord, EpisodeRecord, TrajectoryWriter, TurnRecord
 
@@ -622,8 +622,8 @@ def _observations(batch: _TaskBatch, frames: Frame, rows: list[int]) -> list[str
         by_env.setdefault(id(batch.episodes[j].env), []).append(k)
     for ks in by_env.values():
         picked = jax.tree.map(lambda x: x[np.asarray([rows[k] for k in ks])], frames)
-        for k, obs in zip(ks, render_batch(batch.episodes[rows[ks[0]]].env.card, picked)):
-            out[k] = obs.render()
+        for k, text in zip(ks, observation_strings(batch.episodes[rows[ks[0]]].env.card, picked)):
+            out[k] = text
     return out
 
 

@@ -206,6 +206,25 @@ def render_batch(card: TaskCard, frames: Frame) -> list[TextObservation]:
     return [TextObservation(lg, hd, str(gr), ms) for lg, hd, gr, ms in zip(legends, huds, grids, messages)]
 
 
+def observation_strings(card: TaskCard, frames: Frame) -> list[str]:
+    """A batch of frames -> the observation text of each, equal to `[o.render() for o in
+    render_batch(card, frames)]`, assembled from the section strings without building
+    `TextObservation`s (the batched path of a rollout that only needs the text)."""
+    grid = np.asarray(frames.grid)
+    grids = grid_strings(grid, labels=card.grid_labels).tolist()
+    legends = legend_strings(card, grid)
+    huds = hud_strings(card, np.asarray(frames.hud))
+    tails = _message_tails(card)
+    return [(f"[Legend]\n{lg}\n\n" if lg else "") + (f"[HUD]\n{hd}\n\n[Grid]\n" if hd else "[Grid]\n") + gr + tails[e]
+            for lg, hd, gr, e in zip(legends, huds, grids, np.atleast_1d(np.asarray(frames.event)).tolist())]
+
+
+@lru_cache(maxsize=None)
+def _message_tails(card: TaskCard) -> tuple[str, ...]:
+    """Per event, the text that ends an observation: its `[Message]` section, or nothing."""
+    return tuple(f"\n\n[Message]\n{m}" if m else "" for m in card.events)
+
+
 def render_text(card: TaskCard, frame: Frame) -> TextObservation:
     """One frame (no batch axis) -> text observation, equal to `render_batch` of a batch holding it.
 
