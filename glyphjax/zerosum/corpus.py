@@ -191,7 +191,7 @@ def trade_rules(r: int, **changes) -> TradeRules:
     good for `r` goods; `changes` override clauses."""
     if r == 2:
         menu = tuple(_swap(2, i, 1 - i, u) for u in (1, 2, 3) for i in (0, 1))
-        vals = ((4, 12), (12, 4), (9, 11), (11, 9), (14, 14))
+        vals = ((3, 11), (10, 11), (11, 9), (12, 9), (14, 10))
     elif r == 3:
         menu = tuple(_swap(3, i, j, 1) for i in range(3) for j in range(3) if i != j)
         vals = ((6, 10, 14), (14, 6, 10), (10, 14, 6), (8, 10, 12), (12, 10, 8))

@@ -75,3 +75,15 @@ def test_trade_rules__an_off_parity_menu_names_the_item():
     rules = TradeRules(menu=(((2, 0), (0, 1)),) * 6)
     with pytest.raises(ValueError, match="menu item 0 .* is not value-neutral"):
         rules.check()
+
+
+def test_negotiation_families__base_games_are_playable_on_a_large_fresh_seed_set():
+    # issue 13's playability clause (>= 25% of bot-vs-bot episodes decisive) must not depend on
+    # the battery's 32 seeds: 300 fresh seeds per family base, well past the sampling error
+    seeds = np.arange(9000, 9300)
+    shares = {}
+    for fam in corpus.TRADE_FAMILIES:
+        v = battery.playability(glyphjax.make(f"zerosum/{fam.name}/base"), seeds)
+        shares[fam.name] = v.detail
+        assert v.passed, f"zerosum/{fam.name}/base: {v.detail}"
+    assert len(shares) == 6
