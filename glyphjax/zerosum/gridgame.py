@@ -28,11 +28,11 @@ from flax import struct
 from glyphjax.core.grid import codepoints, shift
 from glyphjax.core.sampling import hash32, uniform_true
 from glyphjax.core.types import FORFEIT, Env, EnvState, TaskCard, init_state_fields
-from glyphjax.zerosum.gridbits import DIRECTIONS, MAX_CELLS, any_legal_bits, has_line_bits, has_square_bits, to_bits
 from glyphjax.zerosum.encoding import BLOCKED_GLYPH, EMPTY_GLYPH, Encoding
 from glyphjax.zerosum.onehot import choose, flag, put, take
 
 ONGOING, DRAW = -1, 2  # GridState.winner besides the winning seat 0 / 1
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # row, column, diagonal, anti-diagonal
 EV_START, EV_START_2, EV_WIN, EV_LOSS, EV_DRAW, EV_MOVED, EV_OTHER_MOVED = 1, 2, 3, 4, 5, 6, 7
 EV_ILLEGAL, EV_OTHER_ILLEGAL, EV_NO_MOVE, EV_OTHER_NO_MOVE = 8, 9, 10, 11
 # Events are stored as seat 0 reads them; seat 1 reads SWAP[event].
@@ -112,19 +112,11 @@ def legal_cells(board: jax.Array, ply: jax.Array, params: GridParams) -> jax.Arr
 
 
 def outcome(board: jax.Array, mover: jax.Array, ply: jax.Array, params: GridParams) -> jax.Array:
-    """The outcome hook after `mover` moved: ONGOING, the winning seat, or DRAW (on bitboards
-    when the board fits in a word, `gridbits`)."""
+    """The outcome hook after `mover` moved: ONGOING, the winning seat, or DRAW."""
     mine = board == (mover + 1)
-    n = board.shape[0]
-    if board.size <= MAX_CELLS:
-        mine_b, taken_b = to_bits(mine), to_bits(board != 0)
-        line = has_line_bits(jnp.where(params.shared, taken_b, mine_b), n, params)
-        square = has_square_bits(mine_b, n, params)
-        stuck = ~any_legal_bits(taken_b, n, ply + 1, params)
-    else:
-        line = has_line(jnp.where(params.shared, board != 0, mine), params)
-        square = has_square(mine, params)
-        stuck = ~jnp.any(legal_cells(board, ply + 1, params))
+    line = has_line(jnp.where(params.shared, board != 0, mine), params)
+    square = has_square(mine, params)
+    stuck = ~jnp.any(legal_cells(board, ply + 1, params))
     mover_wins = line & ~params.misere
     mover_loses = (line & params.misere) | (~line & square)
     return choose([mover_wins, mover_loses, stuck], [mover, 1 - mover, DRAW], ONGOING).astype(jnp.int32)
