@@ -260,6 +260,7 @@ REJECTED: dict[str, str] = {
     "zerosum/gomoku/rule-corners": "playability: 0.19 of bot-vs-bot episodes decisive",
     "zerosum/orthofour/size-4": "playability: 0.00 of bot-vs-bot episodes decisive",
     "zerosum/market4/rule-squared": "duplicate: same outcomes as zerosum/market4/base on 60 seeds",
+    "zerosum/scarcity/rule-linear": "duplicate: same outcomes as zerosum/scarcity/base on 60 seeds",
 }
 
 
