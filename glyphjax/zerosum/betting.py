@@ -27,6 +27,8 @@ from flax import struct
 
 from glyphjax.core.sampling import Draws
 from glyphjax.core.types import FORFEIT, Env, EnvState, TaskCard, init_state_fields
+from glyphjax.zerosum.onehot import choose, flag, take
+from glyphjax.zerosum.onehot import put as put_at
 
 CHECK, BET, CALL, FOLD, RAISE = range(5)
 RANK_SLOTS = 8  # ranks a deck may use (fixes the event table and the glyph table's length)
@@ -63,7 +65,7 @@ class BetState(EnvState):
 
 def legal_actions(state: BetState, params: BetParams) -> jax.Array:
     """bool[5]: the betting tree's moves at this node (the legality hook)."""
-    facing = state.put[state.mover] < jnp.max(state.put)
+    facing = take(state.put, state.mover) < jnp.max(state.put)
     return jnp.array([~facing, ~facing, facing, facing, facing & (state.raises < params.max_raises)])
 
 
@@ -148,15 +150,15 @@ class BettingGame(Env):
     def _step(self, key, state: BetState, action, params):
         mover, other = state.mover, 1 - state.mover
         a = jnp.clip(action, 0, 4)
-        ok = (action >= 0) & legal_actions(state, params)[a]
-        gap = jnp.max(state.put) - state.put[mover]
-        add = jnp.select([a == BET, a == CALL, a == RAISE], [params.bet, gap, gap + params.bet], 0)
-        put = state.put.at[mover].add(add)
+        ok = (action >= 0) & flag(legal_actions(state, params), a)
+        gap = jnp.max(state.put) - take(state.put, mover)
+        add = choose([a == BET, a == CALL, a == RAISE], [params.bet, gap, gap + params.bet], 0)
+        put = put_at(state.put, mover, take(state.put, mover) + add)
         checked_round = (a == CHECK) & (state.acted >= 1)  # check behind: showdown
         showdown = (a == CALL) | checked_round
         folded = a == FOLD
-        cards = state.deal[state.round]
-        ranks = params.rank[cards]
+        cards = take(state.deal, state.round)
+        ranks = jax.vmap(lambda c: take(params.rank, c))(cards)
         result0 = compare(ranks[0], ranks[1], params)  # +1: seat 0 wins the showdown
         winner = jnp.where(folded, other, jnp.where(result0 > 0, 0, 1))
         settle = jnp.where(showdown & (result0 == 0), 0, jnp.where(winner == 0, put[1], put[0]))
@@ -175,7 +177,7 @@ class BettingGame(Env):
             raises=jnp.where(ends_round, 0, state.raises + (a == RAISE)),
             acted=jnp.where(ends_round, 0, state.acted + 1), put=jnp.where(ends_round, fresh, put),
             chips=chips, shown=jnp.where(showdown, ranks, jnp.where(ends_round, -1, state.shown)),
-            last=jnp.where(ends_round, jnp.full((2,), -1, jnp.int32), state.last.at[mover].set(a)))
+            last=jnp.where(ends_round, jnp.full((2,), -1, jnp.int32), put_at(state.last, mover, a)))
         event = self._event(state, ok, action, showdown, folded, result0, ranks, over, lead)
         return nxt, reward, over, event
 
@@ -189,7 +191,7 @@ class BettingGame(Env):
         ev_bad = self.ev_forfeit + (mover == 1)
         ev_moved = self.ev_moved + (mover == 0)
         # encoded as seat 0 reads it; over-events replace the round result (chips say it)
-        return jnp.select([~ok, over, showdown, folded], [ev_bad, ev_over, ev_show, ev_fold], ev_moved)
+        return choose([~ok, over, showdown, folded], [ev_bad, ev_over, ev_show, ev_fold], ev_moved)
 
     def _seat_event(self, state, seat):
         """Seat 1 reads each seat-0 message mirrored (its own card named in showdowns)."""

@@ -191,7 +191,7 @@ def trade_rules(r: int, **changes) -> TradeRules:
     good for `r` goods; `changes` override clauses."""
     if r == 2:
         menu = tuple(_swap(2, i, 1 - i, u) for u in (1, 2, 3) for i in (0, 1))
-        vals = ((4, 12), (12, 4), (9, 11), (11, 9), (14, 14))
+        vals = ((3, 11), (10, 11), (11, 9), (12, 9), (14, 10))
     elif r == 3:
         menu = tuple(_swap(3, i, j, 1) for i in range(3) for j in range(3) if i != j)
         vals = ((6, 10, 14), (14, 6, 10), (10, 14, 6), (8, 10, 12), (12, 10, 8))
@@ -260,6 +260,7 @@ REJECTED: dict[str, str] = {
     "zerosum/gomoku/rule-corners": "playability: 0.19 of bot-vs-bot episodes decisive",
     "zerosum/orthofour/size-4": "playability: 0.00 of bot-vs-bot episodes decisive",
     "zerosum/market4/rule-squared": "duplicate: same outcomes as zerosum/market4/base on 60 seeds",
+    "zerosum/scarcity/rule-linear": "duplicate: same outcomes as zerosum/scarcity/base on 60 seeds",
 }
 
 

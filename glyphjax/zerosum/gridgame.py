@@ -29,6 +29,7 @@ from glyphjax.core.grid import codepoints, shift
 from glyphjax.core.sampling import hash32, uniform_true
 from glyphjax.core.types import FORFEIT, Env, EnvState, TaskCard, init_state_fields
 from glyphjax.zerosum.encoding import BLOCKED_GLYPH, EMPTY_GLYPH, Encoding
+from glyphjax.zerosum.onehot import choose, flag, put, take
 
 ONGOING, DRAW = -1, 2  # GridState.winner besides the winning seat 0 / 1
 DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # row, column, diagonal, anti-diagonal
@@ -118,7 +119,7 @@ def outcome(board: jax.Array, mover: jax.Array, ply: jax.Array, params: GridPara
     stuck = ~jnp.any(legal_cells(board, ply + 1, params))
     mover_wins = line & ~params.misere
     mover_loses = (line & params.misere) | (~line & square)
-    return jnp.select([mover_wins, mover_loses, stuck], [mover, 1 - mover, DRAW], ONGOING).astype(jnp.int32)
+    return choose([mover_wins, mover_loses, stuck], [mover, 1 - mover, DRAW], ONGOING).astype(jnp.int32)
 
 
 class GridGame(Env):
@@ -170,20 +171,20 @@ class GridGame(Env):
     def _step(self, key, state: GridState, action, params):
         n, mover = self.n, state.mover
         cell = jnp.clip(action, 0, n * n - 1)
-        ok = (action >= 0) & legal_cells(state.board, state.t, params)[cell]
-        board = state.board.reshape(-1).at[cell].set((mover + 1).astype(jnp.int8)).reshape(n, n)
+        ok = (action >= 0) & flag(legal_cells(state.board, state.t, params), cell)
+        board = _place(state.board, cell, mover)
         winner = outcome(board, mover, state.t, params)
         seats = jnp.arange(2)
         reward = jnp.where((winner == 0) | (winner == 1), jnp.where(seats == winner, 1.0, -1.0), 0.0)
-        seen = jnp.select([action < 0, ~ok, winner == mover, winner == 1 - mover, winner == DRAW],
+        seen = choose([action < 0, ~ok, winner == mover, winner == 1 - mover, winner == DRAW],
                           [EV_NO_MOVE, EV_ILLEGAL, EV_WIN, EV_LOSS, EV_DRAW], EV_MOVED)  # as the mover reads it
-        event = jnp.where(mover == 0, seen, SWAP[seen])
-        nxt = state.replace(board=board, mover=1 - mover, last=state.last.at[mover].set(cell),
+        event = jnp.where(mover == 0, seen, take(SWAP, seen))
+        nxt = state.replace(board=board, mover=1 - mover, last=put(state.last, mover, cell),
                             winner=winner)
         return nxt, reward, winner != ONGOING, event
 
     def _seat_event(self, state, seat):
-        return jnp.where(seat == 0, state.event, SWAP[state.event])
+        return jnp.where(seat == 0, state.event, take(SWAP, state.event))
 
     def _render(self, state: GridState, params, seat):
         codes = jnp.where(state.board == 0, 0, jnp.where(state.board == seat + 1, 1, 2))
@@ -213,7 +214,7 @@ class GridGame(Env):
         theirs = jax.vmap(lambda c: result(c, 1 - mover))(cells)
         wins, blocks = legal & (mine == mover), legal & (theirs == 1 - mover)
         safe = legal & (mine != 1 - mover)
-        pick = jnp.select([jnp.any(wins), jnp.any(blocks), jnp.any(safe)], [wins, blocks, safe], legal)
+        pick = choose([jnp.any(wins), jnp.any(blocks), jnp.any(safe)], [wins, blocks, safe], legal)
         return jnp.where(jnp.any(legal), uniform_true(pick, jax.random.uniform(key)), -1).astype(jnp.int32)
 
     def minimax_policy(self, depth: int):
@@ -242,8 +243,9 @@ PLAYOUTS = 16  # gamesmith.md §2.1: mean outcome of 16 random playouts
 
 
 def _place(board: jax.Array, cell: jax.Array, who: jax.Array) -> jax.Array:
+    """The board with `who`'s mark on canonical cell `cell` (a select, not a scatter)."""
     n = board.shape[0]
-    return board.reshape(-1).at[cell].set((who + 1).astype(jnp.int8)).reshape(n, n)
+    return put(board.reshape(-1), cell, (who + 1).astype(jnp.int8)).reshape(n, n)
 
 
 def _seat_score(winner: jax.Array, seat: jax.Array) -> jax.Array:

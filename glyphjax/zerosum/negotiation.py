@@ -26,6 +26,7 @@ from flax import struct
 
 from glyphjax.core.sampling import uniform_true
 from glyphjax.core.types import FORFEIT, Env, EnvState, TaskCard, init_state_fields
+from glyphjax.zerosum.onehot import choose
 
 LINEAR, CAPPED, SQUARED = 0, 1, 2  # score hooks
 NONE_HELD = "∅"
@@ -57,7 +58,7 @@ class TradeState(EnvState):
 
 def score(inv: jax.Array, val: jax.Array, params: TradeParams) -> jax.Array:
     """The family's score hook over canonical resource indices (int32[R] x int32[R] -> int32)."""
-    counted = jnp.select([params.score_kind == CAPPED, params.score_kind == SQUARED],
+    counted = choose([params.score_kind == CAPPED, params.score_kind == SQUARED],
                          [jnp.minimum(inv, params.cap), inv * inv], inv)
     return jnp.sum(val * counted).astype(jnp.int32)
 
@@ -158,9 +159,9 @@ class NegotiationGame(Env):
                             proposer=jnp.where(propose, mover, state.proposer),
                             last=state.last.at[mover].set(action))
         mine = mover == 0  # events stored as seat 0 reads them
-        ev_act = jnp.select([propose, accept], [jnp.where(mine, 3, 2), jnp.where(mine, 5, 4)], jnp.where(mine, 7, 6))
+        ev_act = choose([propose, accept], [jnp.where(mine, 3, 2), jnp.where(mine, 5, 4)], jnp.where(mine, 7, 6))
         ev_over = jnp.where(lead > 0, 8, jnp.where(lead < 0, 9, 10))
-        event = jnp.select([~ok, over], [jnp.where(mine, 11, 12), ev_over], ev_act)
+        event = choose([~ok, over], [jnp.where(mine, 11, 12), ev_over], ev_act)
         del deny
         return nxt, reward, over, event
 

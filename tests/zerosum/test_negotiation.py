@@ -75,3 +75,15 @@ def test_trade_rules__an_off_parity_menu_names_the_item():
     rules = TradeRules(menu=(((2, 0), (0, 1)),) * 6)
     with pytest.raises(ValueError, match="menu item 0 .* is not value-neutral"):
         rules.check()
+
+
+def test_negotiation_families__two_good_bases_are_playable_on_a_large_fresh_seed_set():
+    # issue 13's playability clause (>= 25% of bot-vs-bot episodes decisive) must not depend on
+    # the battery's 32 seeds: 300 fresh seeds per two-good family base (one compiled program;
+    # barter and capped were 0.18 with mirrored valuation options)
+    seeds = np.arange(9000, 9300)
+    two_good = [f.name for f in corpus.TRADE_FAMILIES if f.size == 2]
+    assert {"barter", "capped", "hoarder", "scarcity"} <= set(two_good)
+    for name in two_good:
+        v = battery.playability(glyphjax.make(f"zerosum/{name}/base"), seeds)
+        assert v.passed, f"zerosum/{name}/base: {v.detail}"
