@@ -421,8 +421,8 @@ class _Rollout:
         for e in eps:
             key = ("host", e.task) if getattr(e.env, "host", False) else e.env.program
             by_program.setdefault(key, []).append(e)
-        self.batches = [_HostBatch(group[0].env, group) if getattr(group[0].env, "host", False) else _TaskBatch(group, harness.obs_format)
-                        for group in by_program.values()]
+        self.batches = [_HostBatch(group[0].env, group) if getattr(group[0].env, "host", False)
+                        else _TaskBatch(group, harness.obs_format) for group in by_program.values()]
         self.guards: dict[int, tuple[_ContextGuard, _ContextGuard]] = {}
         for e in eps:
             for seat in e.seats.values():
