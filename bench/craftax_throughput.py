@@ -103,7 +103,8 @@ def text_rates(task_id: str, b: int, repeats: int) -> dict[str, float]:
     pixels = jax.vmap(native.pixel_renderer(native.is_full(states.game)))
     host = jax.device_get(states.game)
     one = lambda i: jax.tree.map(lambda x: np.asarray(x)[i], host)  # noqa: E731
-    out = {"glyph": _rate(lambda: glyphjax.render_batch(env.card, jax.device_get(render(states))), b, repeats),
+    glyph = lambda: [o.render() for o in glyphjax.render_batch(env.card, jax.device_get(render(states)))]  # noqa: E731
+    out = {"glyph": _rate(glyph, b, repeats),
            "native": _rate(lambda: [native.native_text(one(i)) for i in range(b)], b, repeats),
            "pixels": _rate(lambda: jax.block_until_ready(pixels(states.game)), b, repeats)}
     if native.is_full(host):

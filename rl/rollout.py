@@ -730,7 +730,7 @@ def _episode_record(e: _Episode, seat: _Seat, harness: HarnessConfig) -> Episode
         truncations=seat.truncations, context_drops=seat.context_drops, context_overflows=seat.context_overflows,
         seat=seat.seat, error=e.error, joint_actions=list(e.joint_actions) if multi else None,
         returns=[float(r) for r in e.returns] if multi else None,
-        seat_policies=[players[s] for s in range(len(players))] if multi else None)
+        seat_policies=[players[s] for s in range(len(players))] if multi else None, obs_format=harness.obs_format)
 
 
 def episodes_for(task_ids: Sequence[str], seeds: Sequence[int]) -> list[tuple[str, int]]:

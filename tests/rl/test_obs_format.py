@@ -42,6 +42,7 @@ def test_rollout_obs_format__native_text_is_what_the_model_reads():
     recs = run_rollouts(pol, [("dummy/arrow-4", 0), ("dummy/arrow-4", 1)], HarnessConfig(obs_format="native_text"),
                         envs={"dummy/arrow-4": env}, max_turns=3)
     for rec in recs:
+        assert rec.obs_format == "native_text"
         assert [t.observation for t in rec.turns] == [f"native view at step {k}" for k in range(rec.length)]
         assert NATIVE_TEXT_CONVENTIONS in rec.system_prompt and "[Legend]" not in rec.system_prompt
     assert all(u.startswith("native view at step") and "[Grid]" not in u for u in pol.users)
@@ -49,7 +50,8 @@ def test_rollout_obs_format__native_text_is_what_the_model_reads():
 
 def test_rollout_obs_format__a_task_without_it_is_refused_by_name():
     with pytest.raises(ValueError, match=r"dummy/arrow-4: harness.obs_format='native_text' .* offers glyph"):
-        run_rollouts(UpPolicy(), [("dummy/arrow-4", 0)], HarnessConfig(obs_format="native_text"))
+        run_rollouts(UpPolicy(), [("dummy/arrow-4", 0)], HarnessConfig(obs_format="native_text"),
+                     envs={"dummy/arrow-4": Arrow(4)})
 
 
 def test_harness_config__unknown_obs_format_names_the_choices():
