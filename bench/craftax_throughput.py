@@ -1,6 +1,7 @@
 """Craftax throughput and compile time: ours next to the `craftax` package (not a test).
 
     python bench/craftax_throughput.py [--batches 1 64 1024] [--steps 50] [--repeats 2]
+        [--package-steps 2] [--text-batches 1 4096] [--skip-steps] [--skip-text]
 
 Random play, `--steps` steps per timed call inside one jitted scan, at each batch size B:
 - ours: `AutoReset.step_batch(max_resets=max(1, B // 16))` (a fresh episode only for finished
@@ -10,7 +11,13 @@ Random play, `--steps` steps per timed call inside one jitted scan, at each batc
   `step` regenerates a world for every slot on every step, selected where done) with its
   symbolic observation, the way its README steps it.
 Figures per process CPU-second (robust to other load on a shared machine) and the compile
-CPU-seconds of the first call; medians of `--repeats` calls.
+CPU-seconds of the first call; medians of `--repeats` calls. The package's auto-reset costs a
+world per slot per step, so its calls run `--package-steps` steps.
+
+Observations per CPU-second (`--text-batches`, on reset states of `craftax/full` and
+`craftax/classic`): glyph text (vmapped render + `render_batch`), native text (our NumPy port;
+the package's own `render_craftax_text` on a few states, full game only) and pixels (the
+package's agent renderer, vmapped; compile excluded).
 """
 
 from __future__ import annotations
@@ -21,11 +28,13 @@ import time
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from craftax.craftax.envs.craftax_symbolic_env import CraftaxSymbolicEnv
 from craftax.craftax_classic.envs.craftax_symbolic_env import CraftaxClassicSymbolicEnv
 
 import glyphjax
 from glyphjax.core.rollout import AutoReset
+from glyphjax.suites.craftax import native
 
 
 def ours_runner(task_id: str, b: int, steps: int):
@@ -62,10 +71,13 @@ def package_runner(pkg, b: int, steps: int):
 
 
 def measure(run, state, b: int, steps: int, repeats: int) -> tuple[float, float]:
-    """-> (compile CPU-s of the first call, median steps per CPU-second)."""
+    """-> (CPU-s of the first call (compile + run), median steps per CPU-second). One more untimed
+    call first: a stepped state can differ from the reset state in weak types (the package's
+    does), which compiles the program a second time."""
     t0 = time.process_time()
     state, _ = jax.block_until_ready(run(state, jax.random.PRNGKey(1)))
     compile_s = time.process_time() - t0
+    state, _ = jax.block_until_ready(run(state, jax.random.PRNGKey(1)))
     rates = []
     for i in range(repeats):
         t0 = time.process_time()
@@ -74,20 +86,67 @@ def measure(run, state, b: int, steps: int, repeats: int) -> tuple[float, float]
     return compile_s, statistics.median(rates)
 
 
+def _rate(fn, n: int, repeats: int) -> float:
+    """Median of `n` / CPU-seconds of `fn()` over `repeats` calls (after one warm-up call)."""
+    fn()
+    rates = []
+    for _ in range(repeats):
+        t0 = time.process_time()
+        fn()
+        rates.append(n / max(time.process_time() - t0, 1e-9))
+    return statistics.median(rates)
+
+
+def text_rates(task_id: str, b: int, repeats: int) -> dict[str, float]:
+    """Observations per CPU-second of each format at batch `b` (reset states of `task_id`)."""
+    env = glyphjax.make(task_id)
+    params = env.default_params()
+    states = jax.jit(jax.vmap(lambda s: env.reset(glyphjax.reset_key(s), params)))(jnp.arange(b, dtype=jnp.uint32))
+    render = jax.jit(jax.vmap(lambda s: env.render(s, params)))
+    pixels = jax.vmap(native.pixel_renderer(native.is_full(states.game)))
+    host = jax.device_get(states.game)
+    one = lambda i: jax.tree.map(lambda x: np.asarray(x)[i], host)  # noqa: E731
+    glyph = lambda: [o.render() for o in glyphjax.render_batch(env.card, jax.device_get(render(states)))]  # noqa: E731
+    out = {"glyph": _rate(glyph, b, repeats),
+           "native": _rate(lambda: [native.native_text(one(i)) for i in range(b)], b, repeats),
+           "pixels": _rate(lambda: jax.block_until_ready(pixels(states.game)), b, repeats)}
+    if native.is_full(host):
+        from craftax.craftax.renderer import render_craftax_text
+        k = min(b, 3)
+        out["package native"] = _rate(lambda: [render_craftax_text(one(i)) for i in range(k)], k, 1)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024])
     ap.add_argument("--steps", type=int, default=50)
+    ap.add_argument("--package-steps", type=int, default=2)
     ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--text-batches", type=int, nargs="+", default=[1, 4096])
+    ap.add_argument("--skip-steps", action="store_true")
+    ap.add_argument("--skip-text", action="store_true")
     args = ap.parse_args()
-    pairs = (("craftax/choptrees", CraftaxClassicSymbolicEnv()), ("craftax/full", CraftaxSymbolicEnv()))
-    print("| env | B | ours compile CPU-s | ours steps/CPU-s | package compile CPU-s | package steps/CPU-s |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for task_id, pkg in pairs:
-        for b in args.batches:
-            oc, orate = measure(*ours_runner(task_id, b, args.steps), b, args.steps, args.repeats)
-            pc, prate = measure(*package_runner(pkg, b, args.steps), b, args.steps, args.repeats)
-            print(f"| {task_id} vs {pkg.name} | {b} | {oc:.1f} | {orate:,.0f} | {pc:.1f} | {prate:,.0f} |", flush=True)
+    if not args.skip_steps:
+        pairs = (("craftax/choptrees", CraftaxClassicSymbolicEnv()), ("craftax/full", CraftaxSymbolicEnv()))
+        print("| env | B | ours compile CPU-s | ours steps/CPU-s | package compile CPU-s | package steps/CPU-s |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for task_id, pkg in pairs:
+            for b in args.batches:
+                oc, orate = measure(*ours_runner(task_id, b, args.steps), b, args.steps, args.repeats)
+                ps = args.package_steps
+                pc, prate = measure(*package_runner(pkg, b, ps), b, ps, args.repeats)
+                print(f"| {task_id} vs {pkg.name} | {b} | {oc:.1f} | {orate:,.0f} | {pc:.1f} | {prate:,.1f} |",
+                      flush=True)
+    if not args.skip_text:
+        print("\n| env | B | glyph text obs/CPU-s | native text (ours) | native text (package) | pixels |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for task_id in ("craftax/classic", "craftax/full"):
+            for b in args.text_batches:
+                r = text_rates(task_id, b, args.repeats)
+                pkg = f"{r['package native']:.2f}" if "package native" in r else "none (no Classic text renderer)"
+                print(f"| {task_id} | {b} | {r['glyph']:,.0f} | {r['native']:,.0f} | {pkg} | {r['pixels']:,.0f} |",
+                      flush=True)
 
 
 if __name__ == "__main__":

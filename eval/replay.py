@@ -120,6 +120,8 @@ def check_episode(ep: dict) -> tuple[list[dict[str, str]] | None, list[int], str
         rebuilt = rebuild_observations(ep["task"], ep["seed"], episode_actions(ep), ep.get("seat", 0))
     except (glyphjax.UnknownTaskError, ValueError) as e:
         return None, [], f"cannot rebuild frames: {e}"
+    if ep.get("obs_format", "glyph") != "glyph":  # the model read another format of the same states
+        return rebuilt, [], None
     bad = [i for i, turn in enumerate(ep["turns"]) if turn.get("observation") is not None
            and (turn_step(turn, i) >= len(rebuilt) or turn["observation"] != rebuilt[turn_step(turn, i)]["text"])]
     return rebuilt, bad, None

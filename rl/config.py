@@ -50,6 +50,7 @@ class HarnessSettings:
     history: int = _HARNESS.history  # previous (observation, action) pairs shown per turn
     memory: bool = _HARNESS.memory
     memory_chars: int = _HARNESS.memory_chars
+    obs_format: str = _HARNESS.obs_format  # glyph | native_text (the task's own text: Craftax) | pixels
 
 
 @dataclass

@@ -59,7 +59,7 @@ from glyphjax.core.registry import make
 from glyphjax.core.rollout import ArrayPolicy, policy_key, reset_key, stack_params, step_key
 from glyphjax.core.types import NO_ACTION, Env, Frame
 from glyphjax.harness.parse import OK, TRUNCATED, parse_action
-from glyphjax.harness.prompt import (MEMORY_UPDATE_INSTRUCTION, HarnessConfig, parse_memory,
+from glyphjax.harness.prompt import (GLYPH, MEMORY_UPDATE_INSTRUCTION, HarnessConfig, parse_memory,
                                      system_prompt, turn_message)
 from glyphjax.render.text import observation_strings
 from rl.policies.base import Completion, Policy, SamplingParams
@@ -152,9 +152,10 @@ class _TaskBatch:
     Episodes of one env share its params; a batch mixing envs of the program (variants,
     encodings) stacks their params on a leading axis (`stack_params`) and steps them in one call."""
 
-    def __init__(self, episodes: list[_Episode]):
+    def __init__(self, episodes: list[_Episode], obs_format: str = GLYPH):
         self.env = episodes[0].env
         self.episodes = episodes
+        self.obs_format = obs_format
         self.seeds = jnp.asarray(np.array([e.seed for e in episodes], np.uint32))
         self.mixed = any(e.env is not self.env for e in episodes)
         self.params = stack_params([e.env for e in episodes]) if self.mixed else self.env.default_params()
@@ -189,6 +190,11 @@ class _TaskBatch:
     def observations(self, seats: np.ndarray, *row_sets: list[int]) -> list[list[str]]:
         """The text of the episodes in each row set, each as seats[j] sees it (one render, each
         episode through its own card)."""
+        if self.obs_format != GLYPH:  # the task's own text of each state (e.g. Craftax's native text)
+            host = jax.device_get(self.states)
+            return [[self.episodes[j].env.observation(jax.tree.map(lambda x, j=j: x[j], host), self.obs_format,
+                                                      self.episodes[j].env.default_params()) for j in rows]
+                    for rows in row_sets]
         frames = self.frames(seats)
         return [_observations(self, frames, rows) if rows else [] for rows in row_sets]
 
@@ -389,6 +395,10 @@ def _episodes(policy: Policy, episodes: Sequence[tuple[str, int]], seatings: lis
         if odd:
             raise TypeError(f"{task}: the opponent in seats {odd} is neither a text Policy (with .complete) nor an "
                             "ArrayPlayer; wrap an array policy as ArrayPlayer(fn, name)")
+        formats = getattr(env, "text_formats", (GLYPH,))
+        if harness.obs_format not in formats:
+            raise ValueError(f"{task}: harness.obs_format={harness.obs_format!r} is not a text observation of this "
+                             f"task; it offers {', '.join(formats)} (pixels are not sent to models by rollouts)")
         players = [seating.get(s, policy) for s in range(n)]
         seats = {s: _Seat(s, p, system_prompt(env.card, harness, seat=s if n > 1 else None))
                  for s, p in enumerate(players) if not isinstance(p, ArrayPlayer) or isinstance(p, NarratedPlayer)}
@@ -411,8 +421,8 @@ class _Rollout:
         for e in eps:
             key = ("host", e.task) if getattr(e.env, "host", False) else e.env.program
             by_program.setdefault(key, []).append(e)
-        self.batches = [_HostBatch(group[0].env, group) if getattr(group[0].env, "host", False) else _TaskBatch(group)
-                        for group in by_program.values()]
+        self.batches = [_HostBatch(group[0].env, group) if getattr(group[0].env, "host", False)
+                        else _TaskBatch(group, harness.obs_format) for group in by_program.values()]
         self.guards: dict[int, tuple[_ContextGuard, _ContextGuard]] = {}
         for e in eps:
             for seat in e.seats.values():
@@ -720,7 +730,7 @@ def _episode_record(e: _Episode, seat: _Seat, harness: HarnessConfig) -> Episode
         truncations=seat.truncations, context_drops=seat.context_drops, context_overflows=seat.context_overflows,
         seat=seat.seat, error=e.error, joint_actions=list(e.joint_actions) if multi else None,
         returns=[float(r) for r in e.returns] if multi else None,
-        seat_policies=[players[s] for s in range(len(players))] if multi else None)
+        seat_policies=[players[s] for s in range(len(players))] if multi else None, obs_format=harness.obs_format)
 
 
 def episodes_for(task_ids: Sequence[str], seeds: Sequence[int]) -> list[tuple[str, int]]:

@@ -474,7 +474,8 @@ class Trainer:
         self.tokenizer = ChatTokenizer.from_pretrained(self.model_path)
         h = _get(c, "harness", {}) or {}
         self.harness = HarnessConfig(name=h.get("name", "basic"), history=int(h.get("history", 0)),
-                                     memory=bool(h.get("memory", False)), memory_chars=int(h.get("memory_chars", 2000)))
+                                     memory=bool(h.get("memory", False)), memory_chars=int(h.get("memory_chars", 2000)),
+                                     obs_format=str(h.get("obs_format", "glyph")))
         rl = c["rl"]
         self.allowed = None
         if rl.get("action_tokens"):

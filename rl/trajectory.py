@@ -93,6 +93,7 @@ class EpisodeRecord:
     joint_actions: list[int] | None = None  # every seat's action in step order (what replay needs)
     returns: list[float] | None = None  # every seat's return
     seat_policies: list[str] | None = None  # who played each seat (policy or array-player name)
+    obs_format: str = "glyph"  # what the observations are (harness.obs_format; native_text: the task's own text)
 
     @property
     def actions(self) -> list[int]:

@@ -20,6 +20,11 @@ RESPONSE_FORMAT = (
     "An unreadable or unknown action wastes the turn."
 )
 
+NATIVE_TEXT_CONVENTIONS = (
+    "Each turn you see the game's own text description of the state: a map with one line per "
+    "visible cell ('column, row: what is there', offsets from you, negative = left or up), then "
+    "your inventory and status.")
+
 OBSERVATION_CONVENTIONS = (
     "Each turn you see the observation in sections: [Legend] lists every symbol on the grid with "
     "its meaning, [HUD] shows status values, [Grid] is the board with one character per cell "
@@ -30,6 +35,10 @@ LABELS_CONVENTION = (
     "Column numbers (mod 10) are printed above the grid and row numbers to its left; they are not "
     "part of the board. Cell actions are numbered row by row: index = row * width + column."
 )
+
+
+GLYPH = "glyph"
+OBS_FORMATS = (GLYPH, "native_text", "pixels")  # pixels: an env's image observation (not a text prompt)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,10 +53,13 @@ class HarnessConfig:
     history: int = 0  # how many previous (observation, action) pairs to show in the turn message
     memory: bool = False
     memory_chars: int = 2000  # the scratchpad is cut to this many characters
+    obs_format: str = GLYPH  # glyph: our text render; native_text: the task's own text (Craftax); pixels
 
     def __post_init__(self):
         if self.name not in HARNESSES:
             raise ValueError(f"unknown harness {self.name!r}; choose one of {sorted(HARNESSES)}")
+        if self.obs_format not in OBS_FORMATS:
+            raise ValueError(f"unknown harness.obs_format {self.obs_format!r}; choose one of {', '.join(OBS_FORMATS)}")
         if self.history < 0:
             raise ValueError("harness.history must be >= 0")
 
@@ -74,7 +86,8 @@ def system_prompt(card: TaskCard, harness: HarnessConfig | None = None, seat: in
         parts.append(COMPACT_RESPONSE_FORMAT)
         return "\n".join(parts)
     actions = "\n".join(f"- {name}: {desc}" for name, desc in zip(card.actions, card.action_descriptions))
-    conv = OBSERVATION_CONVENTIONS + (" " + LABELS_CONVENTION if card.grid_labels else "")
+    conv = (NATIVE_TEXT_CONVENTIONS if harness.obs_format != GLYPH
+            else OBSERVATION_CONVENTIONS + (" " + LABELS_CONVENTION if card.grid_labels else ""))
     parts = [
         f"You are playing the game {card.id}.",
         f"# Rules\n{card.rules.strip()}",

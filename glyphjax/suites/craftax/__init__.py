@@ -2,6 +2,7 @@
 
 engine.py adapts the package's step and world generator; arena.py builds focused start states;
 rules.py turns state deltas into task rewards; render.py draws the glyph window and HUD;
+native.py gives the package's own text and pixel observations (`env.observation(state, obs_format)`);
 tasks.py declares the focused tasks; env.py holds the shells. Importing this package registers
 `craftax/<task>` (standard track), `craftax/classic` and `craftax/full` (extended track).
 

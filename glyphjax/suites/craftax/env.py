@@ -14,7 +14,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.types import EXTENDED, NO_SUCCESS, Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.craftax import engine, full_rules, render, rules
+from glyphjax.suites.craftax import engine, full_rules, native, render, rules
 from glyphjax.suites.craftax.arena import classic_arena
 from glyphjax.suites.craftax.full_arena import full_arena
 from glyphjax.suites.craftax.full_planner import full_planner
@@ -65,7 +65,19 @@ def classic_card(task_id: str, rules_text: str, reward: str, max_steps: int, **e
         hud_enums=render.CLASSIC_HUD_ENUMS, max_steps=max_steps, reward=reward, events=EVENTS, **extra)
 
 
-class _ClassicEnv(Env):
+class _Observations:
+    """Craftax's alternative observation formats over the same state (`native.OBS_FORMATS`):
+    `obs_format` = glyph (our renderer), native_text (the package's text), pixels (its image)."""
+
+    obs_formats = native.OBS_FORMATS
+    text_formats = ("glyph", "native_text")  # the formats that are text (rollouts send these)
+
+    def observation(self, state, obs_format: str = "glyph", params=None):
+        """One unbatched state in `obs_format` (str, or float32[H, W, 3] pixels in [0, 1])."""
+        return native.observe(self, state, obs_format, params)
+
+
+class _ClassicEnv(_Observations, Env):
     """What both Classic shells share: the package step, progress counters and the renderer.
     The package's own time limit is set out of reach (params), so its game over means death."""
 
@@ -149,7 +161,7 @@ def full_card(task_id: str, rules_text: str, reward: str, max_steps: int, **extr
         hud_enums=render.FULL_HUD_ENUMS, max_steps=max_steps, reward=reward, events=EVENTS, **extra)
 
 
-class _FullEnv(Env):
+class _FullEnv(_Observations, Env):
     """What the full-engine shells share: the package step and the full renderer."""
 
     conformance_episodes = CONFORMANCE_EPISODES

@@ -8,6 +8,7 @@ program per engine across its tests (module-scoped fixtures; one xdist group).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import jax
 import jax.numpy as jnp
@@ -19,12 +20,13 @@ from craftax.craftax.renderer import render_craftax_symbolic as render_full_symb
 from craftax.craftax_classic.renderer import render_craftax_symbolic
 
 import glyphjax
-from glyphjax.suites.craftax import engine, render, rules
+from glyphjax.suites.craftax import engine, native, render, rules
 from glyphjax.suites.craftax.certify import focused_envs, mixed_rollout
 
 pytestmark = pytest.mark.xdist_group("craftax")
 A = {n: i for i, n in enumerate(engine.CLASSIC_ACTIONS)}
 T_PARITY, B_PARITY = 40, 3
+_classic_symbolic = jax.jit(jax.vmap(render_craftax_symbolic))  # one compile shared by the module's tests
 
 
 def _game_leaves(game):
@@ -117,7 +119,7 @@ def test_glyph_window__shows_the_package_symbolic_view(parity_runs):
     runs, _ = parity_runs
     games = jax.tree.map(lambda x: x.reshape((-1,) + x.shape[2:]), runs["classic"][1])
     grids = np.asarray(jax.jit(jax.vmap(render.classic_grid))(games))
-    sym = np.asarray(jax.jit(jax.vmap(render_craftax_symbolic))(games))
+    sym = np.asarray(_classic_symbolic(games))
     h, w = engine.CLASSIC_VIEW
     n_blocks = len(engine.CLASSIC_BLOCKS)
     view = sym[:, : h * w * (n_blocks + 4)].reshape(-1, h, w, n_blocks + 4)
@@ -184,6 +186,105 @@ def test_full_glyph_window__shows_the_package_view_where_lit(full_runs):
     np.testing.assert_array_equal(grids[plain], want[plain])
     assert (grids[~lit] == code["DARKNESS"]).all()
     assert plain.sum() > 0.5 * plain.size
+
+
+# ---- native text and pixels (obs_format) -------------------------------------------------------
+
+
+def _one(tree, *index):
+    return jax.tree.map(lambda x: np.asarray(x)[index], jax.device_get(tree))
+
+
+def test_native_text__full_equals_the_package_text_renderer(full_runs):
+    """Our NumPy port gives the package's `render_craftax_text` string, at reset and after steps."""
+    from craftax.craftax.renderer import render_craftax_text
+    start, games = full_runs[0], full_runs[1]
+    states = [_one(start, 0), _one(games, 0, 9), _one(games, 1, T_PARITY - 1)]
+    for k, game in enumerate(states):
+        assert native.full_native_text(game) == render_craftax_text(game), f"state {k}"
+
+
+def _parse_native(text: str, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, dict[str, str]]:
+    """(block name per cell, mob name per cell or '', the 'Key: value' lines) of a native text."""
+    head, rest = text.split("\n\nInventory:\n")
+    blocks, mobs = np.empty(shape, object), np.full(shape, "", object)
+    for line in head.splitlines()[1:]:
+        where, what = line.split(": ")
+        dx, dy = map(int, where.split(", "))
+        parts = what.split(" on ")
+        blocks[dy + shape[0] // 2, dx + shape[1] // 2] = parts[-1]
+        mobs[dy + shape[0] // 2, dx + shape[1] // 2] = parts[0] if len(parts) > 1 else ""
+    return blocks, mobs, dict(line.split(": ") for line in rest.splitlines())
+
+
+def test_native_text__classic_says_what_the_package_symbolic_view_holds(parity_runs):
+    """The package has no Classic text renderer; ours must agree with its symbolic observation:
+    every cell's block and mob, the 12 inventory counts, vitals, direction, light and sleep."""
+    runs, _ = parity_runs
+    games = jax.tree.map(lambda x: x.reshape((-1,) + x.shape[2:]), runs["classic"][1])
+    sym = np.asarray(_classic_symbolic(games))
+    h, w = engine.CLASSIC_VIEW
+    nb = len(engine.CLASSIC_BLOCKS)
+    view = sym[:, : h * w * (nb + 4)].reshape(-1, h, w, nb + 4)
+    flat = sym[:, h * w * (nb + 4):]
+    mob_seen = 0
+    for i in range(sym.shape[0]):
+        blocks, mobs, fields = _parse_native(native.classic_native_text(_one(games, i)), (h, w))
+        want_blocks = np.array([engine.CLASSIC_BLOCKS[b].lower() for b in view[i, ..., :nb].argmax(-1).ravel()])
+        assert (blocks.ravel() == want_blocks).all(), f"state {i}: blocks"
+        pkg_mobs = view[i, ..., nb:]
+        want_mobs = np.where(pkg_mobs.max(-1) > 0.5, np.array(native.CLASSIC_MOB_NAMES)[pkg_mobs.argmax(-1)], "")
+        assert (mobs == want_mobs).all(), f"state {i}: mobs"
+        mob_seen += int((mobs != "").sum())
+        counts = [int(fields[label]) for label, _ in native.CLASSIC_COUNTS]
+        np.testing.assert_allclose(np.array(counts) / 10.0, flat[i, :12], atol=2e-3, err_msg=f"state {i}")
+        vitals = [int(fields[n]) for n in ("Health", "Food", "Drink", "Energy")]
+        np.testing.assert_allclose(np.array(vitals) / 10.0, flat[i, 12:16], atol=2e-3, err_msg=f"state {i}")
+        assert fields["Direction"] == ("left", "right", "up", "down")[int(flat[i, 16:20].argmax())]
+        assert float(fields["Light"]) == pytest.approx(float(flat[i, 20]), abs=1e-6)
+        assert fields["Is Sleeping"] == str(bool(flat[i, 21]))
+    assert mob_seen > 0, "no mob in view on any visited state: the mob check saw nothing"
+
+
+def test_native_text__classic_snapshot_of_craftpickaxe_start(reset_focused):
+    """Hand-checked: the table one cell to the right (column +1, row 0), 1 wood, facing up."""
+    text = native.classic_native_text(reset_focused("craftax/craftpickaxe", 0).game)
+    lines = text.splitlines()
+    assert lines[0] == "Map:" and len(lines) == 1 + 63 + 2 + 12 + 4 + 3
+    assert "1, 0: crafting_table" in lines and "0, 0: grass" in lines and "-4, -3: grass" in lines
+    assert [ln for ln in lines if "crafting_table" in ln] == ["1, 0: crafting_table"]
+    assert "Wood: 1" in lines and "Wood pickaxe: 0" in lines and "Direction: up" in lines
+    assert lines[-1] == "Is Sleeping: False"
+
+
+def test_pixels__classic_cells_show_the_package_block_textures(parity_runs):
+    """The pixel observation of a reset state: each plain block cell is that block's texture
+    (the package's PNG at its agent size), up to the day/night blend (1 - light)."""
+    from PIL import Image
+    from craftax.craftax_classic import constants as cc
+    runs, _ = parity_runs
+    start = runs["classic"][0]
+    pixels = np.asarray(jax.vmap(native.pixel_renderer(full=False))(start))
+    size, (h, w) = cc.BLOCK_PIXEL_SIZE_AGENT, engine.CLASSIC_VIEW
+    assert pixels.shape[1:] == (h * size + cc.INVENTORY_OBS_HEIGHT * size, w * size, 3)
+    assets = Path(cc.__file__).parent / "assets"
+    checked = 0
+    for b in range(pixels.shape[0]):
+        game = _one(start, b)
+        blocks = native._view(np.asarray(game.map), np.asarray(game.player_position), (h, w), 0)
+        tol = 1.0 - float(game.light_level) + 1e-4
+        for x in range(h):
+            for y in range(w):
+                name = engine.CLASSIC_BLOCKS[blocks[x, y]].lower()
+                if (x, y) == (h // 2, w // 2) or not (assets / f"{name}.png").exists():
+                    continue
+                png = Image.open(assets / f"{name}.png").convert("RGBA").resize((size, size), Image.NEAREST)
+                want = np.asarray(png, np.float64)[..., :3] / 255.0
+                tile = pixels[b, x * size:(x + 1) * size, y * size:(y + 1) * size]
+                assert np.abs(tile - want).max() <= tol, f"seed {b} cell {(x, y)} {name}"
+                checked += 1
+    assert checked > 100
+    assert native.png_base64(pixels[0]).startswith("iVBORw0KGgo")  # a PNG
 
 
 def test_one_at_a_time__vmapped_package_noise_equals_each_seed_alone():

@@ -14,7 +14,7 @@ import pytest
 
 import glyphjax
 from glyphjax.core.rollout import stack_params
-from glyphjax.suites.craftax import engine
+from glyphjax.suites.craftax import engine, native
 from glyphjax.suites.craftax.certify import focused_envs, mixed_rollout
 
 pytestmark = pytest.mark.xdist_group("craftax")
@@ -78,6 +78,24 @@ def test_full_start__enchant_sword_has_a_fire_table_to_the_right_and_a_ruby(batc
     r, c = game.player_position
     assert int(game.map[0][r, c + 1]) == engine.full_constants.BlockType.ENCHANTMENT_TABLE_FIRE.value
     assert int(game.inventory.ruby) == 1 and int(game.inventory.sword) == 3 and int(game.player_mana) == 9
+
+
+NATIVE_TEXT_TASKS = ("enchant-sword", "drink-potions", "dungeon-clear", "fight-bats", "fight-kobolds", "fight-archers",
+                     "light-the-mines", "floor6", "floor7")  # floors 0-7, tables, potions, gear, mobs, darkness
+
+
+def test_native_text__equals_the_package_text_on_task_starts(batch):
+    """Floors 0-7, darkness, mobs, armour, potions, enchantment tables: our native text is the
+    package's `render_craftax_text` string on the start states of tasks that show them (the
+    package's renderer costs ~0.4 CPU-s a call)."""
+    from craftax.craftax.renderer import render_craftax_text
+    texts = {}
+    for task_id in (f"craftax/{t}" for t in NATIVE_TEXT_TASKS):
+        game = _game(batch, task_id)
+        texts[task_id] = native.full_native_text(game)
+        assert texts[task_id] == render_craftax_text(game), task_id
+    assert any("Darkness" in t for t in texts.values()) and any(" on " in t for t in texts.values())
+    assert "Diamond Sword with No enchantment" in texts["craftax/dungeon-clear"]
 
 
 SCRIPTS = {  # task: actions (NOOP after), hand-computed reward per step, terminated on the last listed step
