@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from eval.witness import Run, dataset_score, rhae, solved_slots
+from eval.witness import Run, dataset_score, rhae, rhae_all, solved_slots
 
 H = np.array([10, 12, 15, 20, 25] + [10] * 15)
 
@@ -60,3 +60,11 @@ def test_rhae__slot_count_of_the_test_split_is_17_x_5_x_20():
     test_games = [g for g in GAMES if g.split == "test"]
     runs = [_run({}, seed=s, game=g.name) for g in test_games for s in range(5)]
     assert solved_slots(runs) == (0, 1700)
+
+
+def test_rhae_all__one_vectorised_call_equals_each_run_alone():
+    runs = [_run({0: 10, 1: 24, 2: 12}), _run({0: 20}, 1), _run({}), _run({k: 9 for k in range(20)}, 7),
+            _run({0: 10, 3: 40}, 5)]
+    for window in (5, 20):
+        np.testing.assert_allclose(rhae_all(runs, window), [rhae(r, window) for r in runs], rtol=1e-6)
+    assert rhae_all([], 5).shape == (0,)
