@@ -45,7 +45,7 @@ class Run:
 
 def rhae(run: Run, window: int, p: float = DEFAULT_POWER) -> float:
     """RHAE-L`window` of one run, x 100."""
-    return 100.0 * float(game_score(run.solved, run.actions, run.ref, run.n_levels, window, p))
+    return float(rhae_all([run], window, p)[0])
 
 
 def rhae_all(runs: Sequence[Run], window: int, p: float = DEFAULT_POWER) -> np.ndarray:

@@ -191,10 +191,13 @@ class _TaskBatch:
         """The text of the episodes in each row set, each as seats[j] sees it (one render, each
         episode through its own card)."""
         if self.obs_format != GLYPH:  # the task's own text of each state (e.g. Craftax's native text)
-            host = jax.device_get(self.states)
-            return [[self.episodes[j].env.observation(jax.tree.map(lambda x, j=j: x[j], host), self.obs_format,
-                                                      self.episodes[j].env.default_params()) for j in rows]
-                    for rows in row_sets]
+            out = []
+            for rows in row_sets:  # copy only the rows asked for to the host
+                host = jax.device_get(jax.tree.map(lambda x: x[np.asarray(rows, np.int32)], self.states)) if rows else None
+                out.append([self.episodes[j].env.observation(jax.tree.map(lambda x, k=k: x[k], host), self.obs_format,
+                                                             self.episodes[j].env.default_params())
+                            for k, j in enumerate(rows)])
+            return out
         frames = self.frames(seats)
         return [_observations(self, frames, rows) if rows else [] for rows in row_sets]
 

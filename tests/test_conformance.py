@@ -169,9 +169,11 @@ def test_task__stepping_the_recorded_actions_reproduces_the_run_and_a_finished_e
     state = batched.reset(seeds)
     ret = np.zeros_like(r.returns[:n])  # float32, [n] or [n, seats]
     length, term, trunc = np.zeros(n, np.int64), np.zeros(n, bool), np.zeros(n, bool)
+    stepped = []
     for t in range(int(r.lengths[:n].max())):
         state, tr, _ = batched.step(seeds, t, state, jnp.asarray(r.actions[:n, t]))
-        tr = jax.device_get(tr)
+        stepped.append(tr)
+    for t, tr in enumerate(jax.device_get(stepped)):  # one copy to the host, after the loop
         ret = (ret + tr.reward).astype(np.float32)  # the scan's summation order
         ended = tr.terminated | tr.truncated
         length = np.where(ended & (length == 0), t + 1, length)

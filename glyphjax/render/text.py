@@ -16,6 +16,13 @@ import numpy as np
 from glyphjax.core.types import Frame, TaskCard
 
 
+def assemble(legend: str, hud: str, grid: str, message: str) -> str:
+    """The observation text: its [Legend], [HUD], [Grid] and [Message] sections, blank-line
+    separated; an empty legend, HUD or message is left out, the grid never is."""
+    return ((f"[Legend]\n{legend}\n\n" if legend else "") + (f"[HUD]\n{hud}\n\n" if hud else "")
+            + f"[Grid]\n{grid}" + (f"\n\n[Message]\n{message}" if message else ""))
+
+
 @dataclasses.dataclass(frozen=True)
 class TextObservation:
     legend: str
@@ -24,13 +31,7 @@ class TextObservation:
     message: str
 
     def render(self) -> str:
-        parts = [f"[Legend]\n{self.legend}"] if self.legend else []
-        if self.hud:
-            parts.append(f"[HUD]\n{self.hud}")
-        parts.append(f"[Grid]\n{self.grid}")
-        if self.message:
-            parts.append(f"[Message]\n{self.message}")
-        return "\n\n".join(parts)
+        return assemble(self.legend, self.hud, self.grid, self.message)
 
     def __str__(self) -> str:
         return self.render()
@@ -212,17 +213,9 @@ def observation_strings(card: TaskCard, frames: Frame) -> list[str]:
     `TextObservation`s (the batched path of a rollout that only needs the text)."""
     grid = np.asarray(frames.grid)
     grids = grid_strings(grid, labels=card.grid_labels).tolist()
-    legends = legend_strings(card, grid)
-    huds = hud_strings(card, np.asarray(frames.hud))
-    tails = _message_tails(card)
-    return [(f"[Legend]\n{lg}\n\n" if lg else "") + (f"[HUD]\n{hd}\n\n[Grid]\n" if hd else "[Grid]\n") + gr + tails[e]
-            for lg, hd, gr, e in zip(legends, huds, grids, np.atleast_1d(np.asarray(frames.event)).tolist())]
-
-
-@lru_cache(maxsize=None)
-def _message_tails(card: TaskCard) -> tuple[str, ...]:
-    """Per event, the text that ends an observation: its `[Message]` section, or nothing."""
-    return tuple(f"\n\n[Message]\n{m}" if m else "" for m in card.events)
+    return [assemble(lg, hd, gr, ms) for lg, hd, gr, ms in
+            zip(legend_strings(card, grid), hud_strings(card, np.asarray(frames.hud)), grids,
+                message_strings(card, frames.event))]
 
 
 def render_text(card: TaskCard, frame: Frame) -> TextObservation:
