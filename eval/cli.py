@@ -86,10 +86,21 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
     if cfg.get("suite") is not None:
         return run_suite(cfg, run_dir)
     try:
-        tasks = tasks_from_config(cfg.tasks)
+        tasks = tasks_from_config(cfg.tasks, hosts=True)
     except glyphjax.UnknownTaskError as e:
         fail(str(e))
+    from glyphjax.core.host import is_host
+    hosts = [t for t in tasks if is_host(t)]
     pol = cfg.policy
+    max_turns = cfg.get("max_turns")
+    if max_turns is not None and int(max_turns) < 1:
+        fail(f"max_turns must be >= 1 (or null for the task's step budget), got {max_turns}")
+    if max_turns is not None and pol.get("kind") == "array" and len(hosts) < len(tasks):
+        fail("max_turns caps host tasks (nethack/full) and LLM episodes; array policies on JAX tasks play "
+             "the task's full step budget: drop max_turns or the JAX tasks")
+    if hosts and (cfg.get("split") is not None or cfg.get("opponent") is not None):
+        fail(f"{', '.join(hosts)}: a host env (the real game, one player, no level split) takes no "
+             "split= or opponent=; drop them")
     try:
         n_seeds = int(cfg.seeds if cfg.seeds is not None else pol.get("default_seeds", 1000))
         seeds = eval_seeds(n_seeds, int(cfg.seed_start))
@@ -112,7 +123,7 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
     from eval.series_eval import is_series_run
     if is_series_run(cfg):
         return _series(cfg, tasks, out)
-    runs, skipped, seats = {}, {}, False
+    runs, skipped, seats, errors = {}, {}, False, {}
     if cfg.get("opponent") is not None:
         if pol.get("kind") != "array" or split is not None:
             fail("opponent= with an LLM policy plays best-of-three series on zero-sum variants only "
@@ -121,21 +132,35 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
         runs, skipped = _versus_runs(cfg, tasks, seeds, out)
         seats = True
     elif pol.get("kind") == "array":
+        from eval.host import HOST_ARRAY_POLICIES, not_applicable, with_host_tasks
         for name in pol.policies:
             evaluate = array_evaluator(name, int(cfg.batch_size), split, int(cfg.num_levels))
             usable = tasks
+            if hosts:  # host tasks: policy=random through their batch (eval/host.py), others skipped
+                evaluate = with_host_tasks(evaluate, str(name), max_turns, int(cfg.batch_size))
+                if name not in HOST_ARRAY_POLICIES:
+                    usable = [t for t in tasks if t not in hosts]
+                    skipped[name] = "; ".join(not_applicable(str(name), t) for t in hosts)
+                    if not usable:
+                        continue
             if name == "scripted":
-                usable = [t for t in tasks if glyphjax.make(t).scripted_policy is not None]
-                missing = [t for t in tasks if t not in usable]
+                usable = [t for t in usable if glyphjax.make(t).scripted_policy is not None]
+                missing = [t for t in tasks if t not in usable and t not in hosts]
                 if missing:
-                    skipped[name] = f"no scripted policy for {len(missing)} task(s): {', '.join(missing)}"
+                    skipped[name] = "; ".join(filter(None, [
+                        skipped.get(name), f"no scripted policy for {len(missing)} task(s): {', '.join(missing)}"]))
                 if not usable:
                     continue
+            identity = array_identity() if max_turns is None else f"{array_identity()} max_turns={int(max_turns)}"
             try:
                 runs[name] = run_tasks(usable, seeds, evaluate, name, out=out, resume=bool(cfg.resume),
-                                       progress=bool(cfg.progress), identity=array_identity())
+                                       progress=bool(cfg.progress), identity=identity)
             except NoScriptedPolicy as e:
                 fail(str(e))
+            if getattr(evaluate, "errors", None) and any(evaluate.errors.values()):
+                errors[name] = {t: e for t, e in evaluate.errors.items() if e}
+        if hosts and not runs:
+            fail("; ".join(skipped.values()))
     elif pol.get("kind") == "llm":
         from eval.llm import llm_evaluator, llm_identity
         try:
@@ -146,6 +171,8 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
         try:
             runs[label] = run_tasks(tasks, seeds, evaluate, label, out=out, resume=bool(cfg.resume),
                                     progress=bool(cfg.progress), identity=llm_identity(cfg))
+            if any(evaluate.errors.values()):
+                errors[label] = {t: e for t, e in evaluate.errors.items() if e}
         except (OSError, RuntimeError, ValueError) as e:  # unreachable server, bad checkpoint, ...
             again = f"rerun with hydra.run.dir={run_dir}" if run_dir and not cfg.out else "rerun"
             saved = f"; finished tasks are saved in {out}.partial.jsonl, {again} to resume" if out else ""
@@ -156,6 +183,9 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
                            int(cfg.bootstrap.resamples), int(cfg.bootstrap.seed), float(cfg.bootstrap.confidence))
     if skipped:
         doc["skipped"] = skipped
+    if errors:  # episodes whose game failed (host tasks): kept as truncated, the reason per seed
+        doc["errors"] = {label: {t: {str(s): why for s, why in e.items()} for t, e in per.items()}
+                         for label, per in errors.items()}
     print_summary_table(doc)
     if seats:
         from eval.versus import opponent_label, print_seat_tables, seat_summary

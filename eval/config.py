@@ -58,6 +58,9 @@ class EvalConfig:
     seeds: Optional[int] = None  # episodes per task; null = the policy's default_seeds
     seed_start: int = EVAL_SEED_START  # first held-out evaluation seed
     batch_size: int = 4096  # seeds per vmapped batch (array policies)
+    # cap on env steps per episode (null = the task's step budget): host tasks (nethack/full) and LLM
+    # policies; array policies on JAX tasks always play the full budget
+    max_turns: Optional[int] = None
     split: Optional[str] = None  # train|test: play the tasks' training or unseen test levels (Procgen)
     num_levels: int = 200  # training levels of split=train (Procgen's protocol: 200)
     bootstrap: BootstrapConfig = field(default_factory=BootstrapConfig)

@@ -79,6 +79,8 @@ def llm_evaluator(cfg, trajectories: str | None = None):
     policy_kwargs = {"action_tokens": True} if pol.get("action_tokens") else None
     harness = OmegaConf.to_container(cfg.harness, resolve=True)
     tasks = [str(t) for t in cfg.tasks.ids]
+    max_turns = None if cfg.get("max_turns") is None else int(cfg.max_turns)
+    from glyphjax.core.host import is_host, make_host
     if harness.get("name") == "basic" and tasks and all(t.startswith("witness/") for t in tasks):
         harness = {"name": "witness"}  # the default harness on WITNESS games is the paper's (rule memory, plans)
         print("WITNESS games: harness=witness (harness=compact or harness=memory plays them one action per turn)")
@@ -89,13 +91,16 @@ def llm_evaluator(cfg, trajectories: str | None = None):
         out = evaluate_llm(policy=pol.name, task_ids=[task], seeds=[int(s) for s in seeds],
                            model=model, server_url=cfg.server.url, harness=harness, sampling=sampling,
                            out_path=trajectories, policy_kwargs=policy_kwargs,
-                           on_call=meter.call, on_episode=meter.episode)
+                           on_call=meter.call, on_episode=meter.episode, max_turns=max_turns)
         episodes = _episodes(out)
         if task.startswith("witness/"):  # RHAE needs each run's solved levels: replay its actions
             from eval.witness import run_from_actions
             evaluate.witness_runs += [run_from_actions(task, e["seed"], _actions(e)) for e in episodes]
-        return from_episodes(task, episodes)
+        failed = {int(e["seed"]): e["error"] for e in episodes if e.get("error")}  # host games that failed
+        evaluate.errors.setdefault(task, {}).update(failed)
+        return from_episodes(task, episodes, card=make_host(task).card if is_host(task) else None)
     evaluate.witness_runs = []  # eval.witness.Run of every WITNESS run this evaluator played
+    evaluate.errors = {}  # host tasks: {task: {seed: why its game failed}} (the episode is kept, truncated)
     return evaluate
 
 
