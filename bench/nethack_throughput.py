@@ -1,111 +1,145 @@
-"""NetHack steps/s through our host wrapper (glyphjax.suites.nethack) vs bare `nle`, same process.
+"""NetHack steps per process CPU-second through our host wrapper (glyphjax.suites.nethack) vs bare `nle`.
 
-    python bench/nethack_throughput.py [--steps 3000] [--repeats 3]
+    python bench/nethack_throughput.py [--steps 400] [--repeats 15] [--profile]
 
-Rows (random moves and MORE, a reset when an episode ends, one game, this process):
-- bare nle: `gym.make("NetHackScore-v0", actions=nethack.ACTIONS)` with NLE's default observations,
-  and with only the five our text needs (chars, blstats, message, inv_letters, inv_strs); also 8
-  such games stepped in turn (each NLE game loads its own copy of NetHack's code, so 8 in one
-  process run slower than one: the fair reference of a batch);
-- wrapper, one game: `NetHackGame.step` (the five keys, NO_ACTION mapped to ESC, the step budget);
-- wrapper, batch of 8: `NetHackBatch(processes=False).step` over 8 games (its bookkeeping shared by
-  the batch), then also the text observation (legend, HUD, grid, message) of every game every step;
-- worker processes: `NetHackBatch(processes=True)`, 8 games in 8 processes (crash isolation),
-  with text; its CPU figure counts this process only (the games' CPU is in the workers).
-Figures: steps per wall second and per CPU second of this process, medians of --repeats; the
-overhead is 1 - wrapper / bare (five keys) per CPU-second.
+Every variant plays one game in this process with the same seeds and the same action sequence
+(random moves and MORE, drawn once), and is timed in process CPU time (other processes on a
+shared machine do not inflate it). Repeats are interleaved (bare, ours, ours + text, bare, ...,
+the order rotated every round), so a change of machine load hits every variant alike. Per
+variant: the median and the interquartile range of its per-repeat steps/CPU-s; the overhead of a
+variant is 1 - ours / bare, given as the median (and IQR) of the per-round paired ratios.
+
+Variants (an episode that ends is reset with the next seed, inside the timed loop, in all):
+- bare nle: `gym.make("NetHackScore-v0", ...)` with exactly our configuration (NetHackChallenge's
+  121 actions, the five observation keys our text needs, the step budget), `env.step(a)`;
+- wrapper, step: `NetHackBatch([seed], processes=False).step([a])`, the wrapper's whole step path
+  (action mapping, step counter, the batch's done/reward bookkeeping);
+- wrapper, step + text: the same, plus the text observation (grid, legend, HUD, inventory,
+  message) of every step: what a text policy is shown, which bare nle does not build.
+`--profile` prints cProfile's top functions of the wrapper's step + text.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import statistics
 import time
 
 import numpy as np
 
-MOVES = np.array(list(range(8)) + [19])
+MOVES = np.array(list(range(8)) + [19])  # MOVE_* and MORE
 
 
-def _bare(steps: int, keys, b: int = 1) -> tuple[float, float]:
-    """b bare NLE games stepped in turn (b > 1: several games' code in one process, as a batch)."""
+def bare_env():
     import gymnasium as gym
     import nle.env  # noqa: F401
     import nle.nethack as nethack
-    kw = {} if keys is None else {"observation_keys": keys}
-    envs = [gym.make("NetHackScore-v0", actions=nethack.ACTIONS, penalty_step=0.0, **kw) for _ in range(b)]
-    for k, env in enumerate(envs):
-        env.unwrapped.seed(1 + k, 2, reseed=False)
-        env.reset()
-    acts = np.random.default_rng(0).choice(MOVES, size=steps)
-    w, c = time.perf_counter(), time.process_time()
-    for i, a in enumerate(acts):
-        env = envs[i % b]
-        _, _, term, trunc, _ = env.step(int(a))
-        if term or trunc:
-            env.reset()
-    out = steps / (time.perf_counter() - w), steps / (time.process_time() - c)
-    for env in envs:
-        env.close()
-    return out
+    from glyphjax.suites.nethack.host import ENV_NAME, MAX_STEPS, OBS_KEYS
+    return gym.make(ENV_NAME, observation_keys=OBS_KEYS, actions=nethack.ACTIONS, penalty_step=0.0,
+                    allow_all_yn_questions=True, allow_all_modes=True, max_episode_steps=MAX_STEPS)
 
 
-def _game(steps: int) -> tuple[float, float]:
-    from glyphjax.suites.nethack.host import NetHackGame
-    game = NetHackGame()
-    game.reset(0)
-    acts = np.random.default_rng(0).choice(MOVES, size=steps).tolist()
-    w, c = time.perf_counter(), time.process_time()
+class Bare:
+    def __init__(self):
+        self.env = bare_env()
+
+    def reset(self, seed: int) -> None:
+        from glyphjax.suites.nethack.host import nle_seeds
+        core, disp, lgen = nle_seeds(seed)
+        self.env.unwrapped.seed(core, disp, reseed=False, lgen=lgen)
+        self.env.reset()
+
+    def step(self, a: int) -> bool:
+        _, _, term, trunc, _ = self.env.step(a)
+        return term or trunc
+
+    def close(self) -> None:
+        self.env.close()
+
+
+class Wrapper:
+    def __init__(self, text: bool):
+        from glyphjax.suites.nethack.host import NetHackBatch
+        self.batch = NetHackBatch([0], processes=False)
+        self.text = text
+
+    def reset(self, seed: int) -> None:  # a new game in the batch's own NLE instance
+        b = self.batch
+        b.seeds[0] = seed
+        b.obs[0] = b._games[0].reset(seed)
+        b.done[:] = False
+        b.t = 0
+
+    def step(self, a: int) -> bool:
+        self.batch.step((a,))
+        if self.text:
+            self.batch.observations([0])
+        return bool(self.batch.done[0])
+
+    def close(self) -> None:
+        self.batch.close()
+
+
+def timed(player, actions: np.ndarray, seed: int) -> float:
+    """Steps per process CPU-second of `actions` from a fresh game on `seed` (a finished episode
+    resets on the next seed inside the timed loop)."""
+    player.reset(seed)
+    acts = actions.tolist()
+    c = time.process_time()
     for a in acts:
-        _, _, term, trunc = game.step(a)
-        if term or trunc:
-            game.reset(1)
-    out = steps / (time.perf_counter() - w), steps / (time.process_time() - c)
-    game.close()
-    return out
+        if player.step(a):
+            seed += 1
+            player.reset(seed)
+    return len(acts) / (time.process_time() - c)
 
 
-def _wrapper(steps: int, text: bool, processes: bool, b: int = 8) -> tuple[float, float]:
-    """NetHackBatch of b games; a finished game stays finished (its slot is not counted)."""
-    from glyphjax.suites.nethack.host import NetHackBatch
-    acts = np.random.default_rng(0).choice(MOVES, size=(steps // b + 1, b))
-    batch = NetHackBatch(list(range(b)), processes=processes)
-    done = 0
-    w, c = time.perf_counter(), time.process_time()
-    for row in acts:
-        done += int((~batch.done).sum())
-        batch.step(row)
-        if text:
-            batch.observations(np.flatnonzero(~batch.done).tolist())
-        if batch.done.all() or done >= steps:
-            break
-    out = done / (time.perf_counter() - w), done / (time.process_time() - c)
-    batch.close()
-    return out
+def iqr(xs) -> tuple[float, float]:
+    q = np.percentile(xs, [25, 75])
+    return float(q[0]), float(q[1])
 
 
 def main(argv: list[str] | None = None) -> None:
-    from glyphjax.suites.nethack.host import OBS_KEYS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--steps", type=int, default=3000)
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--steps", type=int, default=400, help="steps per timed repeat")
+    ap.add_argument("--repeats", type=int, default=15, help="interleaved rounds (every variant once per round)")
+    ap.add_argument("--profile", action="store_true")
     args = ap.parse_args(argv)
-    rows = {"bare nle (default observations)": lambda: _bare(args.steps, None),
-            "bare nle (five keys)": lambda: _bare(args.steps, OBS_KEYS),
-            "bare nle: 8 games in turn (five keys)": lambda: _bare(args.steps, OBS_KEYS, 8),
-            "wrapper: one game's step": lambda: _game(args.steps),
-            "wrapper: batch of 8, step": lambda: _wrapper(args.steps, False, False),
-            "wrapper: batch of 8, step + text": lambda: _wrapper(args.steps, True, False),
-            "worker processes: 8, step + text": lambda: _wrapper(args.steps, True, True)}
-    res = {}
-    print(f"{'':34s} {'steps/s wall':>13s} {'steps/CPU-s':>12s}")
-    for name, fn in rows.items():
-        runs = [fn() for _ in range(args.repeats)]
-        res[name] = (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs))
-        print(f"{name:34s} {res[name][0]:13,.0f} {res[name][1]:12,.0f}")
-    for name, ref in ((3, 1), (4, 2), (5, 2)):
-        name, ref = list(rows)[name], list(rows)[ref]
-        print(f"overhead of {name}: {1 - res[name][1] / res[ref][1]:.1%} per CPU-second (vs {ref})")
+    import os
+    variants = {"bare nle (our configuration)": Bare(), "wrapper: step": Wrapper(False),
+                "wrapper: step + text": Wrapper(True)}
+    names = list(variants)
+    rates = {n: [] for n in names}
+    rng = np.random.default_rng(0)
+    for n in names:  # warm every variant (first-call costs) on a throwaway run
+        timed(variants[n], rng.choice(MOVES, size=50), 999)
+    load0 = os.getloadavg()[0]
+    for r in range(args.repeats):
+        actions = rng.choice(MOVES, size=args.steps)  # one sequence and one seed per round, shared
+        order = names[r % len(names):] + names[: r % len(names)]
+        for n in order:
+            rates[n].append(timed(variants[n], actions, 100 * r))
+    print(f"# NetHack, one game in this process, {args.steps} steps x {args.repeats} interleaved rounds, "
+          f"process CPU time; load {load0:.1f} -> {os.getloadavg()[0]:.1f}")
+    print("| variant | steps/CPU-s median | IQR | overhead vs bare (median of paired rounds) | IQR |")
+    print("|---|---:|---:|---:|---:|")
+    bare = np.array(rates[names[0]])
+    for n in names:
+        x = np.array(rates[n])
+        lo, hi = iqr(x)
+        paired = 1 - x / bare
+        plo, phi = iqr(paired)
+        over = "" if n == names[0] else f"{np.median(paired):+.1%} | {plo:+.1%} .. {phi:+.1%}"
+        print(f"| {n} | {statistics.median(x):,.0f} | {lo:,.0f} .. {hi:,.0f} | {over or '- | -'} |")
+    if args.profile:
+        prof = cProfile.Profile()
+        prof.enable()
+        timed(variants[names[2]], rng.choice(MOVES, size=args.steps), 7)
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(12)
+    for v in variants.values():
+        v.close()
 
 
 if __name__ == "__main__":

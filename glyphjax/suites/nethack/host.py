@@ -47,6 +47,19 @@ def _nle():
     return nethack
 
 
+def _blstats_fields() -> tuple[int, ...]:
+    """Indices into `blstats` of what the HUD shows, in `text_of`'s order (looked up once)."""
+    global _BL
+    if _BL is None:
+        n = _nle()
+        _BL = (n.NLE_BL_HUNGER, n.NLE_BL_DEPTH, n.NLE_BL_HP, n.NLE_BL_HPMAX, n.NLE_BL_ENE, n.NLE_BL_ENEMAX,
+               n.NLE_BL_AC, n.NLE_BL_XP, n.NLE_BL_GOLD, n.NLE_BL_TIME, n.NLE_BL_Y, n.NLE_BL_X)
+    return _BL
+
+
+_BL = None
+
+
 def nle_seeds(seed: int) -> tuple[int, int, int]:
     """NLE's (core, display, level-generator) seeds for our seed: three 63-bit words of a
     SeedSequence, so nearby seeds give unrelated games."""
@@ -91,25 +104,28 @@ def _cstr(a: np.ndarray) -> str:
 def inventory(obs: dict) -> list[str]:
     """["a - a +1 long sword (weapon in hand)", ...] from NLE's inventory letters and strings."""
     letters = obs["inv_letters"]
-    return [chr(letters[i]) + " - " + _cstr(obs["inv_strs"][i]) for i in range(int(np.count_nonzero(letters)))]
+    k = int(np.count_nonzero(letters))
+    if not k:
+        return []
+    strs, width = obs["inv_strs"][:k].tobytes().decode("latin-1"), obs["inv_strs"].shape[1]
+    return [chr(c) + " - " + strs[i * width:(i + 1) * width].split("\0", 1)[0]
+            for i, c in enumerate(letters[:k].tolist())]
 
 
 def text_of(obs: dict, step: int) -> TextObservation:
     """Legend, HUD, grid and message of one NLE observation (`OBS_KEYS`): the text protocol."""
-    nethack = _nle()
-    b = obs["blstats"]
-    rows = [bytes(r).decode("latin-1").rstrip() for r in obs["chars"]]
+    hunger_i, depth, hp, hpmax, ene, enemax, ac, xl, gold, time, y, x = obs["blstats"][list(_blstats_fields())].tolist()
+    chars = obs["chars"]
+    raw, width = chars.tobytes().decode("latin-1"), chars.shape[1]
+    rows = [raw[i:i + width].rstrip() for i in range(0, len(raw), width)]
     while rows and not rows[-1]:
         rows.pop()
     grid = "\n".join(rows)
     present = sorted(set(grid) - {"\n"} | {" "})
     legend = "\n".join(f"{g} — {MAP_SYMBOLS.get(g, 'unknown symbol')}" for g in present)
-    hunger = HUNGER[min(int(b[nethack.NLE_BL_HUNGER]), len(HUNGER) - 1)]
-    hud = (f"Step: {step} / {MAX_STEPS}    Dlvl: {b[nethack.NLE_BL_DEPTH]}    "
-           f"HP: {b[nethack.NLE_BL_HP]}/{b[nethack.NLE_BL_HPMAX]}    Pw: {b[nethack.NLE_BL_ENE]}/"
-           f"{b[nethack.NLE_BL_ENEMAX]}    AC: {b[nethack.NLE_BL_AC]}    XL: {b[nethack.NLE_BL_XP]}    "
-           f"Gold: {b[nethack.NLE_BL_GOLD]}    T: {b[nethack.NLE_BL_TIME]}    {hunger}    "
-           f"You: row {b[nethack.NLE_BL_Y]}, col {b[nethack.NLE_BL_X]}\n"
+    hunger = HUNGER[min(hunger_i, len(HUNGER) - 1)]
+    hud = (f"Step: {step} / {MAX_STEPS}    Dlvl: {depth}    HP: {hp}/{hpmax}    Pw: {ene}/{enemax}    "
+           f"AC: {ac}    XL: {xl}    Gold: {gold}    T: {time}    {hunger}    You: row {y}, col {x}\n"
            f"Inv: {'; '.join(inventory(obs)) or '(empty)'}")
     return TextObservation(legend=legend, hud=hud, grid=grid, message=_cstr(obs["message"]).strip())
 
@@ -222,18 +238,20 @@ class NetHackBatch:
         """Step every running episode -> {reward, terminated, truncated} float/bool arrays [B]; a
         failed episode is reported truncated (its reason in `errors`)."""
         n = len(self.seeds)
-        reward, term, trunc = np.zeros(n), np.zeros(n, bool), np.zeros(n, bool)
-        live = np.flatnonzero(~self.done).tolist()
+        reward, term, trunc = [0.0] * n, [False] * n, [False] * n
+        done = self.done.tolist()
+        live = [i for i in range(n) if not done[i]]
         results = self._step_workers(live, actions) if self._procs else self._step_here(live, actions)
         self.t += 1
         for i in live:
             out = results[i]
-            if out is None:
+            if out is None:  # failed: `errors[i]` says why, `done[i]` is set
                 trunc[i] = True
                 continue
             self.obs[i], reward[i], term[i], trunc[i] = out
-            self.done[i] = term[i] or trunc[i]
-        return {"reward": reward, "terminated": term, "truncated": trunc}
+            if term[i] or trunc[i]:
+                self.done[i] = True
+        return {"reward": np.array(reward), "terminated": np.array(term), "truncated": np.array(trunc)}
 
     def _step_here(self, live: list[int], actions) -> dict:
         results = {}
