@@ -372,3 +372,46 @@ def test_altar__unhurt_prayer_off_the_altar_does_nothing_and_a_hurt_one_heals_as
     s = s.replace(pos=jax.numpy.array([3, 2], jax.numpy.int32))
     s, _ = step(s, C.PRAY)
     assert text(s).message == "You begin praying to Tyr. You feel much better." and "HP: 12/12" in text(s).hud
+
+
+# --- the remaining item effects (one board each, the shared compiled step) ------------------------
+def test_read__light_lights_the_dark_room_around_you():
+    s = board(put(ROOM, (1, 1, "@"), (5, 5, ">")), inv={C.SCROLL_LIGHT: 1}, dark=True)
+    s, _ = step(s, C.READ)
+    assert text(s).message == "As you read the scroll, it disappears. A lit field surrounds you!"
+    assert int(s.inv[C.SCROLL_LIGHT]) == 0
+    assert grid(s) == put(ROOM, (1, 1, "@"), (5, 5, ">"))  # every cell within 5 is lit: all in view
+
+
+def test_zap__fire_and_cold_bolts_deal_two_to_twelve_and_use_a_charge():
+    for wand, seeds in ((C.WAND_FIRE, range(30)), (C.WAND_COLD, range(30, 36))):
+        damage = set()
+        for seed in seeds:
+            s = board(put(ROOM, (3, 1, "@"), (3, 5, "O")), inv={wand: 4}, wand=wand)
+            s, _ = step(s, C.ZAP, seed=seed)
+            damage.add(14 - int(s.mon_hp[0]))  # the ogre's 14 HP
+            assert int(s.inv[wand]) == 3
+            assert text(s).message.startswith("You zap the wand. The bolt hits the ogre!")
+        assert damage <= set(range(2, 13)), (wand, damage)
+    assert len(damage) >= 3  # cold: a roll, not a constant
+
+
+def test_wield_and_drop__the_sword_is_wielded_then_dropped_and_unwielded():
+    s = board(put(ROOM, (3, 2, "@")), inv={C.LONG_SWORD: 1})
+    s, _ = step(s, C.WIELD)
+    assert bool(s.wielding) and text(s).message == "You are now wielding the long sword."
+    assert "Wielding: long sword" in text(s).hud
+    s, _ = step(s, C.DROP)
+    assert text(s).message == "You drop a long sword."
+    assert int(s.items[3, 2]) == C.LONG_SWORD and int(s.inv[C.LONG_SWORD]) == 0 and not bool(s.wielding)
+
+
+def test_quaff_and_eat__speed_is_used_up_and_an_apple_feeds_like_a_ration():
+    p = PARAMS.replace(level=PARAMS.level.replace(hunger_on=True))
+    s = board(put(ROOM, (3, 2, "@")), inv={C.POTION_SPEED: 1, C.APPLE: 1}, hp=7, hunger=10)
+    s, _ = step(s, C.QUAFF, params=p)
+    assert text(s).message == "You are suddenly moving faster."
+    assert int(s.inv[C.POTION_SPEED]) == 0 and int(s.hp) == 7 and int(s.lev_turns) == 0
+    s, _ = step(s, C.EAT, params=p)
+    assert text(s).message == "You finish eating the apple." and int(s.inv[C.APPLE]) == 0
+    assert int(s.hunger) == 10 - 2 + C.FOOD_VALUE  # two turns of hunger, then the meal
