@@ -82,3 +82,26 @@ def test_nethack_eval__max_turns_with_an_array_policy_on_jax_tasks_is_refused(ca
     with pytest.raises(SystemExit) as e:
         run_eval(_cfg(["tasks=dummy/arrow-1", "policy=random", "max_turns=5", "out=null", "progress=false"]))
     assert e.value.code == 2 and "max_turns" in capsys.readouterr().err
+
+
+def test_nethack_eval__a_game_that_fails_ends_only_its_episode_with_its_error(monkeypatch):
+    pytest.importorskip("nle", reason="nethack/full needs the nethack extra (nle)")
+    from eval.host import evaluate_host_random
+    from glyphjax.suites.nethack.host import NetHackGame
+    reset, step = NetHackGame.reset, NetHackGame.step
+
+    def seeded_reset(self, seed):
+        self.our_seed = seed
+        return reset(self, seed)
+
+    def failing_step(self, action):
+        if self.our_seed == 21 and self.t == 2:
+            raise RuntimeError("NLE exploded")
+        return step(self, action)
+
+    monkeypatch.setattr(NetHackGame, "reset", seeded_reset)
+    monkeypatch.setattr(NetHackGame, "step", failing_step)
+    errors = {}
+    r = evaluate_host_random("nethack/full", [21, 22], max_turns=5, processes=False, errors=errors)
+    assert r.lengths.tolist() == [2, 5] and r.truncated.tolist() == [True, True]
+    assert list(errors) == [21] and "seed 21" in errors[21] and "NLE exploded" in errors[21]
