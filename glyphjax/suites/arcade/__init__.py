@@ -21,6 +21,7 @@ from glyphjax.suites.arcade.boxing import BOXING
 from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.centipede import CENTIPEDE
 from glyphjax.suites.arcade.choppercommand import CHOPPERCOMMAND
+from glyphjax.suites.arcade.crazyclimber import CRAZYCLIMBER
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.enduro import ENDURO
@@ -59,6 +60,7 @@ GAMES = {g.name: g for g in (
     BREAKOUT,
     CENTIPEDE,
     CHOPPERCOMMAND,
+    CRAZYCLIMBER,
     DEMONATTACK,
     ENDURO,
     FISHINGDERBY,
@@ -84,5 +86,6 @@ GAMES = {g.name: g for g in (
 )}
 
 for _game in GAMES.values():
-    register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)
+    if _game.mini is not None:  # Atari-only games have no MiniAtari setting
+        register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)
     register(f"{ATARI}/{_game.name}", lambda g=_game: ArcadeEnv(g, ATARI), EXTENDED)
