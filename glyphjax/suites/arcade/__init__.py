@@ -34,6 +34,7 @@ from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
 from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.phoenix import PHOENIX
+from glyphjax.suites.arcade.pitfall import PITFALL
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
@@ -72,6 +73,7 @@ GAMES = {g.name: g for g in (
     KUNGFUMASTER,
     MSPACMAN,
     PHOENIX,
+    PITFALL,
     PONG,
     QBERT,
     RIVERRAID,
