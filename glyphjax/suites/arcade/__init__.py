@@ -29,6 +29,7 @@ from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
 from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.frostbite import FROSTBITE
 from glyphjax.suites.arcade.gopher import GOPHER_GAME
+from glyphjax.suites.arcade.gravitar import GRAVITAR
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
@@ -68,6 +69,7 @@ GAMES = {g.name: g for g in (
     FREEWAY,
     FROSTBITE,
     GOPHER_GAME,
+    GRAVITAR,
     ICEHOCKEY,
     KANGAROO,
     KUNGFUMASTER,
