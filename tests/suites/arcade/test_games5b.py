@@ -1,4 +1,4 @@
-"""Atari-only arcade games (crazyclimber, pitfall): each game's scoring, win and loss rules on
+"""Atari-only arcade games (crazyclimber, pitfall, gravitar): each game's scoring, win and loss rules on
 positions set up by hand, and golden frames of the screens.py views (a building that scrolls
 with you, a jungle of flip screens), written from the rules in each game's module docstring."""
 
@@ -138,4 +138,73 @@ def test_pitfall__treasures_score_and_the_32nd_wins_flip_screen_golden_frame():
     s = start(PF, player=[8, 199], heading=[0, 1], field=jungle(), foes=entities.empty(128), bombs=gems,
               score=31, earned=31 / 32)
     s, reward, done, message = play(PF, s, "RIGHT")
+    assert done and message == "You reached the target. You win!" and float(s.earned) == pytest.approx(1.0)
+
+
+# --- gravitar --------------------------------------------------------------------------------------
+GR = "atari/gravitar"
+
+
+def planets(flat_from=17):
+    """Three planets of flat ground: rows flat_from.. of each 20-row screen are rock."""
+    f = np.zeros((60, 20), np.int8)
+    for p in range(3):
+        f[p * 20 + flat_from:(p + 1) * 20] = 1
+    return f
+
+
+def test_gravitar__a_shot_fired_down_destroys_the_bunker_below_golden_frame():
+    bunkers = pool([(16, 5), (16, 15)], n=12)
+    s = start(GR, t=1, player=[10, 5], heading=[1, 0], ball_vel=[0, 0], field=planets(), foes=bunkers)
+    s, reward, _, _ = play(GR, s, "FIRE", rate=0.0)  # t = 1: the shot flies 2 rows
+    expect = [" " * 20] * 17 + ["▨" * 20] * 3
+    expect[10] = " " * 5 + "⇓" + " " * 14
+    expect[12] = " " * 5 + "*" + " " * 14
+    expect[16] = " " * 5 + "Ŧ" + " " * 9 + "Ŧ" + " " * 4
+    assert reward == 0.0 and grid(GR, s) == expect
+    s, reward, _, _ = play(GR, s, "NOOP", rate=0.0)  # t = 2: row 14
+    s, reward, done, _ = play(GR, s, "NOOP", rate=0.0)  # t = 3: onto the bunker
+    assert reward == pytest.approx(1 / 12) and not done and s.foes.alive[:2].tolist() == [False, True]
+
+
+def test_gravitar__gravity_builds_speed_thrust_and_turns_counter_it_sideways_speed_lasts_a_turn():
+    s = start(GR, t=0, player=[5, 19], heading=[-1, 0], ball_vel=[0, 0], field=planets(), foes=pool([(16, 5)], n=12))
+    s, *_ = play(GR, s, "NOOP", rate=0.0)  # t = 0: a gravity turn
+    assert s.player.tolist() == [6, 19] and s.ball_vel.tolist() == [1, 0]
+    s, *_ = play(GR, s, "NOOP", rate=0.0)  # the speed is kept
+    assert s.player.tolist() == [7, 19]
+    s, *_ = play(GR, s, "THRUST", rate=0.0)  # facing up: the fall stops
+    assert s.player.tolist() == [7, 19] and s.ball_vel.tolist() == [0, 0]
+    s, *_ = play(GR, s, "RIGHT", rate=0.0)  # t = 3: turned clockwise to the right; gravity again
+    assert s.heading.tolist() == [0, 1] and s.player.tolist() == [8, 19]
+    s, *_ = play(GR, s, "THRUST", rate=0.0)  # one column right, round the side
+    assert s.player.tolist() == [9, 0]
+    s, *_ = play(GR, s, "LEFT", rate=0.0)  # anticlockwise from right: up; no sideways speed left
+    assert s.heading.tolist() == [-1, 0] and s.player.tolist() == [10, 0]
+
+
+def test_gravitar__rock_or_a_shell_destroys_the_ship_without_penalty():
+    s = start(GR, t=1, player=[16, 10], heading=[-1, 0], ball_vel=[1, 0], field=planets(), foes=pool([(16, 5)], n=12))
+    _, reward, done, message = play(GR, s, "NOOP", rate=0.0)
+    assert done and reward == 0.0 and message == "Your ship was destroyed. Game over."
+    s = start(GR, t=1, player=[8, 10], heading=[-1, 0], ball_vel=[0, 0], field=planets(), foes=pool([(16, 5)], n=12),
+              bombs=pool([(9, 9)], (-1, 1), n=4))
+    _, reward, done, _ = play(GR, s, "NOOP", rate=0.0)
+    assert done and reward == 0.0
+
+
+def test_gravitar__a_cleared_planet_shows_the_next_and_the_12th_bunker_wins():
+    f = planets()
+    f[20 + 15:40] = 1  # planet 1: higher ground
+    s = start(GR, t=1, player=[10, 5], heading=[1, 0], ball_vel=[0, 0], field=f, score=3, earned=0.25,
+              foes=pool([(16, 5), (14, 8)], kinds=[0, 1], n=12), shots=pool([(14, 5)], (2, 0), n=1))
+    s, reward, done, message = play(GR, s, "NOOP", rate=0.0)  # row 14 -> 16: the planet's last bunker
+    assert reward == pytest.approx(1 / 12) and message == "You cleared the planet." and not done
+    expect = [" " * 20] * 15 + ["▨" * 20] * 5
+    expect[1] = " " * 10 + "⇓" + " " * 9
+    expect[14] = " " * 8 + "Ŧ" + " " * 11
+    assert s.player.tolist() == [1, 10] and grid(GR, s) == expect
+    s = start(GR, t=1, player=[10, 5], heading=[1, 0], ball_vel=[0, 0], field=planets(), score=11, earned=11 / 12,
+              foes=pool([(16, 5)], kinds=[2], n=12), shots=pool([(14, 5)], (2, 0), n=1))
+    s, reward, done, message = play(GR, s, "NOOP", rate=0.0)
     assert done and message == "You reached the target. You win!" and float(s.earned) == pytest.approx(1.0)
