@@ -5,7 +5,7 @@ Atari: a 12x40 screen, N = 32 treasures (the catalogue's and the reference's W),
 The jungle is one map of `SCREENS` screens side by side (`screens.flip`: you see the whole screen
 you are on; walking off its right edge shows the next). The jungle floor is row 9; you walk on
 row 8. Each screen but the first is drawn at reset: clear, a tar pit (4 cells of the floor),
-two rolling logs, or both; every odd screen holds a treasure on the floor row above the ground.
+two rolling logs, or both; every odd screen holds a treasure on row 8, 6 columns from its right edge.
 LEFT / RIGHT walk one column and turn you; FIRE jumps the way you face, UP jumps straight up
 (`core.platform`'s 7-turn arc, 3 rows high; the jump carries you one column a turn whatever
 you press until you land); DOWN does nothing. Logs roll left along row 8, one column every
