@@ -21,6 +21,7 @@ from glyphjax.suites.arcade.boxing import BOXING
 from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.centipede import CENTIPEDE
 from glyphjax.suites.arcade.choppercommand import CHOPPERCOMMAND
+from glyphjax.suites.arcade.crazyclimber import CRAZYCLIMBER
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.enduro import ENDURO
@@ -28,11 +29,13 @@ from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
 from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.frostbite import FROSTBITE
 from glyphjax.suites.arcade.gopher import GOPHER_GAME
+from glyphjax.suites.arcade.gravitar import GRAVITAR
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
 from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.phoenix import PHOENIX
+from glyphjax.suites.arcade.pitfall import PITFALL
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
@@ -59,17 +62,20 @@ GAMES = {g.name: g for g in (
     BREAKOUT,
     CENTIPEDE,
     CHOPPERCOMMAND,
+    CRAZYCLIMBER,
     DEMONATTACK,
     ENDURO,
     FISHINGDERBY,
     FREEWAY,
     FROSTBITE,
     GOPHER_GAME,
+    GRAVITAR,
     ICEHOCKEY,
     KANGAROO,
     KUNGFUMASTER,
     MSPACMAN,
     PHOENIX,
+    PITFALL,
     PONG,
     QBERT,
     RIVERRAID,
@@ -84,5 +90,6 @@ GAMES = {g.name: g for g in (
 )}
 
 for _game in GAMES.values():
-    register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)
+    if _game.mini is not None:  # Atari-only games have no MiniAtari setting
+        register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)
     register(f"{ATARI}/{_game.name}", lambda g=_game: ArcadeEnv(g, ATARI), EXTENDED)

@@ -111,7 +111,7 @@ class Game:
     step: Callable
     paint: Callable
     scripted: Callable
-    mini: Setting
+    mini: Setting | None  # None: an Atari-only game (no MiniAtari counterpart; `atari/<game>` only)
     atari: Setting
     draws: tuple[int, int] = (8, 8)
     events: tuple[str, ...] = ()
@@ -197,6 +197,8 @@ class ArcadeEnv(Env):
             raise ValueError(f"{game.name}: reward pattern {game.pattern!r} is not one of {PATTERNS}")
         if track not in (MINI, ATARI):
             raise ValueError(f"{game.name}: track {track!r}; use {MINI!r} or {ATARI!r}")
+        if track == MINI and game.mini is None:
+            raise ValueError(f"{game.name} is an Atari-only game: it has no {MINI!r} setting")
         self.game, self.track = game, track
         self.setting = game.mini if track == MINI else game.atari
         self._table = codepoints(game.cells)
