@@ -14,8 +14,11 @@ map as the action mapping), under which every seed's episode is the image of the
 the image's 2,000-seed win count equals the original's (which passed); `--recheck` instead runs
 every forge filter on each image from scratch (random play through the identity mapping, whose
 count differs from the original's by sampling) and keeps only passing ones. A slot whose pool runs
-out stays empty. The bank records each level's origin and the extension's per-filter
-removal counts. Deterministic: no random draws beyond the forge's fixed random-play seeds.
+out stays empty, unless `--top-up` forges new levels for it: candidates seeded (game index, slot,
+j, TOPUP_TAG) go through every forge filter, and a passing one joins the game's forged levels (its
+images refill the pool). The bank records each level's origin, the extension's per-filter removal
+counts and the top-up levels' seeds (`top_up.forged`). Deterministic: no random draws beyond the
+seeded candidates and the forge's fixed random-play seeds.
 """
 
 from __future__ import annotations
@@ -190,6 +193,7 @@ def top_up(games: list[GameDef], base: dict[str, tuple[Level, ...]], levels: int
             print(f"  top-up {game.name} slot {k} {'+'.join(slots[k].rules)}: "
                   f"{'forged' if level else 'none'} after {tries[k]} candidates ({time.time() - t0:.0f} s)", flush=True)
             if level is not None:
+                log.forged.append([game.name, k, tries[k] - 1])
                 base[game.name] = base.get(game.name, ()) + (level,)
                 seen |= {transform_level(level, t).canonical_hash() for t in range(len(TRANSFORMS))}
     return base
@@ -212,7 +216,8 @@ def write(path: Path, base_doc: dict, picks: dict[str, list[Pick]], levels: int,
                         "removed": {f: log.removed[f] for f in forge.FILTERS},
                         "unfilled": [list(u) for u in log.unfilled]}
     if topup is not None:
-        doc["top_up"] = {"candidates": topup.candidates, "kept": topup.candidates - sum(topup.removed.values()),
+        doc["top_up"] = {"seed_tail": TOPUP_TAG, "forged": topup.forged, "candidates": topup.candidates,
+                         "kept": topup.candidates - sum(topup.removed.values()),
                          "removed": {f: topup.removed[f] for f in forge.FILTERS}}
     elif "top_up" in base_doc:
         doc["top_up"] = base_doc["top_up"]
@@ -238,6 +243,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="forge new levels (every filter) for the slots the pools leave empty")
     ap.add_argument("--top-up-candidates", type=int, default=TOPUP_CANDIDATES)
     args = ap.parse_args(argv)
+    from glyphjax.core.compiled import use_persistent_cache
+    use_persistent_cache()  # the random-play probe compiles once across runs (minutes on a loaded machine)
     base_doc = json.loads(args.base.read_text())
     base = forged_levels(args.base)
     games = [g for g in GAMES if fnmatch.fnmatch(g.name, args.games)]

@@ -225,6 +225,7 @@ class ForgeLog:
     candidates: int = 0
     removed: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     unfilled: list = dataclasses.field(default_factory=list)
+    forged: list = dataclasses.field(default_factory=list)  # extend --top-up: [game, slot, j] of each kept level
 
     def report(self) -> str:
         kept = self.candidates - sum(self.removed.values())
@@ -447,6 +448,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--merge", type=Path, nargs="*", help="merge these part banks into --out and exit")
     ap.add_argument("--verify", action="store_true", help="re-check every level of --out from scratch and exit")
     args = ap.parse_args(argv)
+    from glyphjax.core.compiled import use_persistent_cache
+    use_persistent_cache()  # the random-play probe compiles once across runs (minutes on a loaded machine)
     if args.verify:
         t0 = time.time()
         counts = verify(args.out, args.games)
