@@ -201,6 +201,7 @@ def run_eval(cfg: DictConfig, run_dir: Path | None = None) -> dict:
     elif witness and getattr(evaluate, "witness_runs", None):  # text policy: runs replayed from its actions
         from eval.witness import report
         print(f"\nWITNESS RHAE, policy {label}:\n" + report(evaluate.witness_runs))
+        doc["witness_runs"] = [r.to_json() for r in evaluate.witness_runs]  # per run: solved, calls, why it ended
     if out:
         write_json(out, doc)
     if trajectories and cfg.replay and Path(trajectories).is_file():

@@ -54,6 +54,9 @@ class EvalConfig:
     policy: Any = MISSING  # a conf/policy preset (array or llm kind)
     opponent: Optional[OpponentConfig] = None  # opponent=random|scripted|minimax: per-seat play (eval/versus.py)
     harness: HarnessSettings = field(default_factory=HarnessSettings)
+    # harness=witness: model calls per run before it ends (witness.md §2.3 (c)); null = 1,000 (the
+    # RL preset's training episodes use rl.call_budget = 300)
+    call_budget: Optional[int] = None
     model: Optional[ModelConfig] = None  # a conf/model preset (e.g. model=tiny), or see model_ref
     seeds: Optional[int] = None  # episodes per task; null = the policy's default_seeds
     seed_start: int = EVAL_SEED_START  # first held-out evaluation seed

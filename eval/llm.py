@@ -84,6 +84,17 @@ def llm_evaluator(cfg, trajectories: str | None = None):
     if harness.get("name") == "basic" and tasks and all(t.startswith("witness/") for t in tasks):
         harness = {"name": "witness"}  # the default harness on WITNESS games is the paper's (rule memory, plans)
         print("WITNESS games: harness=witness (harness=compact or harness=memory plays them one action per turn)")
+    call_budget = cfg.get("call_budget")
+    if call_budget is not None:
+        if harness.get("name") != "witness":
+            raise ValueError(f"call_budget={call_budget} applies to WITNESS runs (harness=witness), not "
+                             f"harness={harness.get('name')}; drop call_budget")
+        if int(call_budget) < 1:
+            raise ValueError(f"call_budget must be >= 1 model calls per WITNESS run, got {call_budget} "
+                             "(witness.md §2.3: 1,000; 300 in RL)")
+    if harness.get("name") == "witness":
+        from glyphjax.witness.harness import CALL_BUDGET
+        call_budget = int(call_budget or CALL_BUDGET)
 
     def evaluate(task: str, seeds: np.ndarray) -> TaskResult:
         from eval.progress import LLMTaskMeter
@@ -91,17 +102,24 @@ def llm_evaluator(cfg, trajectories: str | None = None):
         out = evaluate_llm(policy=pol.name, task_ids=[task], seeds=[int(s) for s in seeds],
                            model=model, server_url=cfg.server.url, harness=harness, sampling=sampling,
                            out_path=trajectories, policy_kwargs=policy_kwargs,
-                           on_call=meter.call, on_episode=meter.episode, max_turns=max_turns)
+                           on_call=meter.call, on_episode=meter.episode, max_turns=max_turns,
+                           call_budget=call_budget)
         episodes = _episodes(out)
         if task.startswith("witness/"):  # RHAE needs each run's solved levels: replay its actions
             from eval.witness import run_from_actions
-            evaluate.witness_runs += [run_from_actions(task, e["seed"], _actions(e)) for e in episodes]
+            evaluate.witness_runs += [run_from_actions(task, e["seed"], _actions(e), _calls(e), call_budget)
+                                      for e in episodes]
         failed = {int(e["seed"]): e["error"] for e in episodes if e.get("error")}  # host games that failed
         evaluate.errors.setdefault(task, {}).update(failed)
         return from_episodes(task, episodes, card=make_host(task).card if is_host(task) else None)
     evaluate.witness_runs = []  # eval.witness.Run of every WITNESS run this evaluator played
     evaluate.errors = {}  # host tasks: {task: {seed: why its game failed}} (the episode is kept, truncated)
     return evaluate
+
+
+def _calls(episode: dict) -> int:
+    """The model calls of a recorded episode (every call has a parse status)."""
+    return int(sum(episode["parse_status_counts"].values()))
 
 
 def _actions(episode: dict) -> list[int]:

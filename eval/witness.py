@@ -37,10 +37,32 @@ class Run:
     actions: np.ndarray  # int[MAX_LEVELS]: a_k, the accepted CONFIRM included
     ref: np.ndarray  # int[MAX_LEVELS]: h_k
     n_levels: int
+    level_failed: bool = False  # the run ended on a level's spent action budget (witness.md §2.3 (b))
+    calls: int | None = None  # text policies: model calls the run made
+    call_budget: int | None = None  # text policies: the run's call budget (§2.3 (c))
 
     @property
     def completed(self) -> bool:
         return bool(self.solved[:self.n_levels].all())
+
+    @property
+    def end(self) -> str:
+        """Why the run ended (witness.md §2.3): `solved` (every level), `action budget` (a level's
+        300 actions spent unsolved), `call budget` (the model-call budget spent), else `stopped`."""
+        if self.completed:
+            return "solved"
+        if self.level_failed:
+            return "action budget"
+        if self.calls is not None and self.call_budget is not None and self.calls >= self.call_budget:
+            return "call budget"
+        return "stopped"
+
+    def to_json(self) -> dict:
+        """The per-run result: levels solved, actions per solved level, calls and why it ended."""
+        n = self.n_levels
+        return {"game": self.game, "seed": self.seed, "levels": n, "solved": int(self.solved[:n].sum()),
+                "actions_at_solve": [int(a) if s else None for a, s in zip(self.actions[:n], self.solved[:n])],
+                "calls": self.calls, "call_budget": self.call_budget, "end": self.end}
 
 
 def rhae(run: Run, window: int, p: float = DEFAULT_POWER) -> float:
@@ -82,14 +104,16 @@ def play_runs(task_ids: Iterable[str], policy: str, seeds: Sequence[int]) -> lis
         params = env.default_params()
         ref, n = np.asarray(params.levels.ref), int(params.n_levels)
         for i, seed in enumerate(seeds):
-            runs.append(Run(task_id, int(seed), np.asarray(state.solved[i]), np.asarray(state.actions_at_solve[i]),
-                            ref, n))
+            solved = np.asarray(state.solved[i])
+            runs.append(Run(task_id, int(seed), solved, np.asarray(state.actions_at_solve[i]), ref, n,
+                            bool(state.done[i]) and not solved[:n].all()))
     return runs
 
 
-def run_from_actions(task_id: str, seed: int, actions: Sequence[int]) -> Run:
+def run_from_actions(task_id: str, seed: int, actions: Sequence[int], calls: int | None = None,
+                     call_budget: int | None = None) -> Run:
     """The Run a recorded action sequence yields (replayed through the engine: text-policy runs
-    record actions, not states)."""
+    record actions, not states); `calls` / `call_budget`: the model calls it made and its budget."""
     from glyphjax.witness.harness import compiled
     env = glyphjax.make(task_id)
     key, params = jax.random.PRNGKey(seed), env.default_params()
@@ -97,8 +121,9 @@ def run_from_actions(task_id: str, seed: int, actions: Sequence[int]) -> Run:
     state = env.reset(key, params)
     for a in actions:
         state, _ = step(key, state, jnp.int32(a), params)
-    return Run(task_id, int(seed), np.asarray(state.solved), np.asarray(state.actions_at_solve),
-               np.asarray(params.levels.ref), int(params.n_levels))
+    solved = np.asarray(state.solved)
+    return Run(task_id, int(seed), solved, np.asarray(state.actions_at_solve), np.asarray(params.levels.ref),
+               int(params.n_levels), bool(state.done) and not solved[:int(params.n_levels)].all(), calls, call_budget)
 
 
 def report(runs: Sequence[Run], p: float = DEFAULT_POWER) -> str:
@@ -114,6 +139,10 @@ def report(runs: Sequence[Run], p: float = DEFAULT_POWER) -> str:
                      f"{sum(r.completed for r in mine):>3}/{len(mine)}")
     (m5, s5), (m20, s20) = dataset_score(runs, 5, p), dataset_score(runs, 20, p)
     solved, slots = solved_slots(runs)
+    if any(r.calls is not None for r in runs):
+        ends = {e: sum(r.end == e for r in runs) for e in ("solved", "action budget", "call budget", "stopped")}
+        lines.append(f"runs ended by: {', '.join(f'{e} {n}' for e, n in ends.items() if n)} "
+                     f"(call budget {runs[0].call_budget} model calls per run)")
     lines.append(f"dataset: RHAE-L5 {m5:.1f} +- {s5:.1f}, RHAE-L20 {m20:.1f} +- {s20:.1f}; solved slots "
                  f"{solved}/{slots}; completed runs {sum(r.completed for r in runs)}/{len(runs)}; "
                  f"p = {p:g}; reference = {ref_source()}")

@@ -51,6 +51,17 @@ def all_steps(directory: str) -> list[int]:
         return sorted(int(s) for s in mngr.all_steps())
 
 
+def read_meta(directory: str, step: int) -> dict:
+    """The metadata saved with checkpoint `step` (no arrays read)."""
+    try:
+        with _manager(directory, create=False) as mngr:
+            out = mngr.restore(step, args=ocp.args.Composite(meta=ocp.args.JsonRestore()))
+    except Exception as e:  # orbax raises many types for truncated/corrupt files
+        raise CheckpointError(f"could not read the metadata of checkpoint step {step} in {directory!r}: "
+                              f"{type(e).__name__}: {str(e)[:400]}") from e
+    return dict(out["meta"])
+
+
 def restore_params(directory: str, params_like: Any, step: int) -> tuple[Any, dict]:
     """(params, meta) of checkpoint `step` on one device, without the optimizer state (an export
     needs only the weights); `params_like` gives the tree structure, shapes and dtypes."""

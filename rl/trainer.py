@@ -602,7 +602,8 @@ class Trainer:
         return {"update": self.update, "task_cursor": self.task_cursor, "seed_cursor": self.seed_cursor,
                 "weight_version": self.weight_version, "estimator": self.estimator.state_dict(),
                 "rng": list(np.asarray(jax.random.key_data(jax.random.PRNGKey(int(self.cfg.get("seed", 0))))).tolist()),
-                "fingerprint": _fingerprint(self.cfg)}
+                "fingerprint": _fingerprint(self.cfg),
+                **({"best": list(self.best)} if self.best is not None else {})}
 
     def save(self) -> None:
         ckpt.save(str(self.plan.ckpt_dir), self.update, self.step.params, self.step.opt_state, self._meta(),
@@ -622,7 +623,24 @@ class Trainer:
         self.seed_cursor = {k: int(v) for k, v in meta["seed_cursor"].items()}
         self.weight_version = int(meta["weight_version"]) - 1
         self.estimator.load_state_dict(meta.get("estimator", {}))
+        self.best = self._restored_best(meta)
         self.push_weights()  # the sampler gets the restored weights (version as saved)
+
+    def _restored_best(self, meta: dict) -> tuple[float, int] | None:
+        """eval.select's best (held-out score, update) on resume: the better of the checkpoint's and
+        the one <out_dir>/best was saved with (a best found after the last checkpoint, before the
+        kill), so a resumed run never replaces better weights in <out_dir>/best with worse ones."""
+        found = [tuple(meta["best"])] if meta.get("best") else []
+        best_dir = str(self.plan.out_dir / "best")
+        step = ckpt.latest_step(best_dir)
+        if step is not None:
+            saved = ckpt.read_meta(best_dir, step).get("best")
+            if saved:
+                found.append(tuple(saved))
+        if not found:
+            return None
+        score, update = max(found, key=lambda b: (b[0], -b[1]))  # ties: the earlier update
+        return float(score), int(update)
 
     # -- one update ----------------------------------------------------------------------------------
     def next_groups(self) -> list[tuple[str, list[int]]]:

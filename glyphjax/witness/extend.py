@@ -14,8 +14,11 @@ map as the action mapping), under which every seed's episode is the image of the
 the image's 2,000-seed win count equals the original's (which passed); `--recheck` instead runs
 every forge filter on each image from scratch (random play through the identity mapping, whose
 count differs from the original's by sampling) and keeps only passing ones. A slot whose pool runs
-out stays empty. The bank records each level's origin and the extension's per-filter
-removal counts. Deterministic: no random draws beyond the forge's fixed random-play seeds.
+out stays empty, unless `--top-up` forges new levels for it: candidates seeded (game index, slot,
+j, TOPUP_TAG) go through every forge filter, and a passing one joins the game's forged levels (its
+images refill the pool). The bank records each level's origin, the extension's per-filter removal
+counts and the top-up levels' seeds (`top_up.forged`). Deterministic: no random draws beyond the
+seeded candidates and the forge's fixed random-play seeds.
 """
 
 from __future__ import annotations
@@ -156,20 +159,68 @@ def extend(games: list[GameDef], base: dict[str, tuple[Level, ...]], levels: int
     return out
 
 
+TOPUP_TAG = 20  # seed tail of top-up candidates: (game index, slot k of curriculum(game, 20), j, 20)
+TOPUP_CANDIDATES = 3000  # per empty slot, before it is left empty
+
+
+def empty_slots(game: GameDef, base: dict[str, tuple[Level, ...]], levels: int) -> list[int]:
+    """The slots of curriculum(game, levels) that extending `base` leaves empty."""
+    picks = extend([game], base, levels, forge.ForgeLog())[game.name]
+    return [k for k in range(len(curriculum(game, levels))) if k not in {p.slot for p in picks}]
+
+
+def top_up(games: list[GameDef], base: dict[str, tuple[Level, ...]], levels: int, log: forge.ForgeLog,
+           max_candidates: int = TOPUP_CANDIDATES, seen: set[str] | None = None) -> dict[str, tuple[Level, ...]]:
+    """Forge new levels for the slots the pools leave empty: while a game has an empty slot, the
+    first one's next candidates (seeded (game index, slot, j, TOPUP_TAG), apart from the base
+    forge's seeds) go through every forge filter (`forge.forge_slot`, dedupe against `seen` and
+    every level and image so far), and a passing level joins the game's forged levels, so its
+    images refill the pool. Deterministic; a slot whose max_candidates all fail stays empty."""
+    base = {n: tuple(v) for n, v in base.items()}
+    seen = set(seen or ())
+    for lvs in base.values():
+        seen |= {transform_level(lv, t).canonical_hash() for lv in lvs for t in range(len(TRANSFORMS))}
+    for gi, game in enumerate(GAMES):
+        if game not in games:
+            continue
+        slots, tries = curriculum(game, levels), collections.Counter()
+        while True:
+            open_ = [k for k in empty_slots(game, base, levels) if tries[k] < max_candidates]
+            if not open_:
+                break
+            k, t0 = open_[0], time.time()
+            level = forge.forge_slot(gi, k, slots[k], seen, log, tries, max_candidates, (TOPUP_TAG,))
+            print(f"  top-up {game.name} slot {k} {'+'.join(slots[k].rules)}: "
+                  f"{'forged' if level else 'none'} after {tries[k]} candidates ({time.time() - t0:.0f} s)", flush=True)
+            if level is not None:
+                log.forged.append([game.name, k, tries[k] - 1])
+                base[game.name] = base.get(game.name, ()) + (level,)
+                seen |= {transform_level(level, t).canonical_hash() for t in range(len(TRANSFORMS))}
+    return base
+
+
 def write(path: Path, base_doc: dict, picks: dict[str, list[Pick]], levels: int, log: forge.ForgeLog,
-          wall_s: float, recheck: bool) -> None:
+          wall_s: float, recheck: bool, topup: forge.ForgeLog | None = None) -> None:
     """The extended bank: the base document with the longer games, each level's origin, and the
     extension's filter counts beside the base forge's."""
     doc = dict(base_doc)
-    order = [g.name for g in GAMES if picks.get(g.name)]
-    doc["games"] = {n: [p.level.to_json() for p in picks[n]] for n in order}
-    doc["origins"] = {n: [p.origin for p in picks[n]] for n in order}
+    old_origins = base_doc.get("origins") or {n: [SHIPPED] * len(v) for n, v in base_doc["games"].items()}
+    order = [g.name for g in GAMES if picks.get(g.name) or g.name in base_doc["games"]]
+    # games outside the selection keep their levels
+    doc["games"] = {n: [p.level.to_json() for p in picks[n]] if n in picks else base_doc["games"][n] for n in order}
+    doc["origins"] = {n: [p.origin for p in picks[n]] if n in picks else old_origins[n] for n in order}
     doc["curriculum_levels"] = levels
     doc["unbuilt"] = [g.name for g in GAMES if g.name not in doc["games"]]
     kept = log.candidates - sum(log.removed.values())
     doc["extension"] = {"candidates": log.candidates, "kept": kept, "wall_s": round(wall_s, 1), "recheck": recheck,
                         "removed": {f: log.removed[f] for f in forge.FILTERS},
                         "unfilled": [list(u) for u in log.unfilled]}
+    if topup is not None:
+        doc["top_up"] = {"seed_tail": TOPUP_TAG, "forged": topup.forged, "candidates": topup.candidates,
+                         "kept": topup.candidates - sum(topup.removed.values()),
+                         "removed": {f: topup.removed[f] for f in forge.FILTERS}}
+    elif "top_up" in base_doc:
+        doc["top_up"] = base_doc["top_up"]
     path.write_text(json.dumps(doc, indent=1) + "\n")
 
 
@@ -188,15 +239,29 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=BANK)
     ap.add_argument("--games", default="*", help="glob over game names")
     ap.add_argument("--recheck", action="store_true", help="run every forge filter on each image (slow)")
+    ap.add_argument("--top-up", action="store_true",
+                    help="forge new levels (every filter) for the slots the pools leave empty")
+    ap.add_argument("--top-up-candidates", type=int, default=TOPUP_CANDIDATES)
     args = ap.parse_args(argv)
+    from glyphjax.core.compiled import use_persistent_cache
+    use_persistent_cache()  # the random-play probe compiles once across runs (minutes on a loaded machine)
     base_doc = json.loads(args.base.read_text())
     base = forged_levels(args.base)
     games = [g for g in GAMES if fnmatch.fnmatch(g.name, args.games)]
     t0 = time.time()
+    topup = None
+    if args.top_up:
+        topup = forge.ForgeLog()
+        base = top_up(games, base, args.levels, topup, args.top_up_candidates)
+        # the forged levels in the order the extended bank lists them, so extending it again
+        # (without --top-up) rebuilds it identically, origins included
+        picks = extend(games, base, args.levels, forge.ForgeLog())
+        base = {**base, **{n: tuple(p.level for p in ps if p.origin == SHIPPED) for n, ps in picks.items()}}
+        print(topup.report())
     log = forge.ForgeLog()
     picks = extend(games, base, args.levels, log, args.recheck)
     wall = time.time() - t0
-    write(args.out, base_doc, picks, args.levels, log, wall, args.recheck)
+    write(args.out, base_doc, picks, args.levels, log, wall, args.recheck, topup)
     print(log.report())
     print(f"{sum(len(v) for v in picks.values())} levels in {len(picks)} games -> {args.out} ({wall:.0f} s)")
 

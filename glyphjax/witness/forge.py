@@ -225,6 +225,7 @@ class ForgeLog:
     candidates: int = 0
     removed: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     unfilled: list = dataclasses.field(default_factory=list)
+    forged: list = dataclasses.field(default_factory=list)  # extend --top-up: [game, slot, j] of each kept level
 
     def report(self) -> str:
         kept = self.candidates - sum(self.removed.values())
@@ -235,15 +236,16 @@ class ForgeLog:
         return "\n".join(lines)
 
 
-def _host_passing(gi: int, k: int, slot: Slot, tries: dict, seen: set[str], n: int,
-                  max_candidates: int) -> tuple[list[tuple[int, Level, collections.Counter]], collections.Counter]:
+def _host_passing(gi: int, k: int, slot: Slot, tries: dict, seen: set[str], n: int, max_candidates: int,
+                  seed_tail: tuple[int, ...] = ()) -> tuple[list[tuple[int, Level, collections.Counter]], collections.Counter]:
     """The next (up to n) candidates of slot k passing every filter but random play, each with the
-    removal counts of the failed candidates drawn before it; and the counts of those drawn after."""
+    removal counts of the failed candidates drawn before it; and the counts of those drawn after.
+    Candidate j is drawn from PCG64 seeded with (gi, k, j, *seed_tail)."""
     out, fails = [], collections.Counter()
     while len(out) < n and tries[k] < max_candidates:
         j = tries[k]
         tries[k] += 1
-        level = make_candidate(slot, np.random.default_rng([gi, k, j]))
+        level = make_candidate(slot, np.random.default_rng([gi, k, j, *seed_tail]))
         failed, sol = ("structure", None) if level is None else first_failed_filter(level, seen)
         if failed:
             fails[failed] += 1
@@ -269,6 +271,19 @@ def _settle(batch, trailing, wins, tries: dict, k: int, seen: set[str], log: For
         seen.discard(level.canonical_hash())
     log.candidates += sum(trailing.values())
     log.removed.update(trailing)
+    return None
+
+
+def forge_slot(gi: int, k: int, slot: Slot, seen: set[str], log: ForgeLog, tries: dict, max_candidates: int,
+               seed_tail: tuple[int, ...] = ()) -> Level | None:
+    """The next candidate of slot k (from tries[k] on) passing every filter, random play checked
+    for PROBE_CHUNK candidates per call; None once max_candidates have been drawn."""
+    while tries[k] < max_candidates:
+        batch, trailing = _host_passing(gi, k, slot, tries, seen, PROBE_CHUNK, max_candidates, seed_tail)
+        wins = screened_win_counts([lv for _, lv, _ in batch]) if batch else []
+        level = _settle(batch, trailing, wins, tries, k, seen, log)
+        if level is not None:
+            return level
     return None
 
 
@@ -352,27 +367,45 @@ def merge_banks(parts: list[Path], out: Path) -> None:
     write_bank(out, {n: games[n] for n in order}, log)
 
 
-def verify(path: Path = BANK) -> dict[str, int]:
-    """Re-check every level of a bank from scratch (every filter, random play included, with each
-    symmetry image probed through its transform's mapping, `extend.probe_sigma`; the optimum must
-    equal the stored solution): {filter or 'optimum': levels failing it}."""
+def verify(path: Path = BANK, games: str = "*") -> dict[str, int]:
+    """Re-check every level of a bank (of the games matching the glob `games`) from scratch, game by
+    game: every filter, random play included (2,000 episodes each, every symmetry image probed
+    through its transform's mapping, `extend.probe_sigma`), the optimum equal to the stored
+    solution's length, and the stored solution replayed by the JAX engine: {filter, 'optimum' or
+    'replay': levels failing it}. Hashes are deduplicated over the whole bank. Prints a line per
+    game (so a partial run says what it covered) and each failing level."""
+    import fnmatch
+
     from glyphjax.witness.bank import load_bank, origins
     from glyphjax.witness.extend import probe_sigma
     failures: collections.Counter = collections.Counter()
-    levels = [lv for lvs in load_bank(path).values() for lv in lvs]
+    bank = load_bank(path)
     where = origins(path)
-    sigmas = [probe_sigma(o) for name in load_bank(path) for o in where[name]]
-    hashes = collections.Counter(lv.canonical_hash() for lv in levels)
-    failures["dedupe"] = sum(n - 1 for n in hashes.values())
-    for lv in levels:
-        failed, sol = first_failed_filter(dataclasses.replace(lv, solution=()), set())
-        if failed:
-            failures[failed] += 1
-        elif len(sol) != len(lv.solution):
-            failures["optimum"] += 1
-    failures["random"] = sum(w > RANDOM_MAX_WINS for w in random_win_counts(levels, RANDOM_EPISODES, sigmas))
-    failures["replay"] = replay_failures(load_bank(path))
-    return {"levels": len(levels), **{k: failures[k] for k in (*FILTERS, "optimum", "replay")}}
+    hashes = collections.Counter(lv.canonical_hash() for lvs in bank.values() for lv in lvs)
+    bank = {n: lvs for n, lvs in bank.items() if fnmatch.fnmatch(n, games)}
+    most_wins = 0
+    for game, lvs in bank.items():
+        t0, mine = time.time(), collections.Counter()
+        mine["dedupe"] = sum(hashes[lv.canonical_hash()] > 1 for lv in lvs)
+        for k, lv in enumerate(lvs):
+            failed, sol = first_failed_filter(dataclasses.replace(lv, solution=()), set())
+            if failed is None and len(sol) != len(lv.solution):
+                failed = "optimum"
+            if failed:
+                mine[failed] += 1
+                print(f"  {game} level {k + 1}: fails {failed}", flush=True)
+        wins = random_win_counts(list(lvs), RANDOM_EPISODES, [probe_sigma(o) for o in where[game]])
+        for k, w in enumerate(wins):
+            if w > RANDOM_MAX_WINS:
+                mine["random"] += 1
+                print(f"  {game} level {k + 1}: random play won {w} of {RANDOM_EPISODES}", flush=True)
+        mine["replay"] = replay_failures({game: lvs})
+        most_wins = max(most_wins, *wins)
+        failures.update(mine)
+        print(f"{game}: {len(lvs)} levels, failures {sum(mine.values())}, most random wins {max(wins)} "
+              f"({time.time() - t0:.0f} s)", flush=True)
+    return {"levels": sum(len(v) for v in bank.values()), "max_random_wins": most_wins,
+            **{k: failures[k] for k in (*FILTERS, "optimum", "replay")}}
 
 
 def replay_failures(bank: dict[str, tuple[Level, ...]]) -> int:
@@ -415,10 +448,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--merge", type=Path, nargs="*", help="merge these part banks into --out and exit")
     ap.add_argument("--verify", action="store_true", help="re-check every level of --out from scratch and exit")
     args = ap.parse_args(argv)
+    from glyphjax.core.compiled import use_persistent_cache
+    use_persistent_cache()  # the random-play probe compiles once across runs (minutes on a loaded machine)
     if args.verify:
-        counts = verify(args.out)
+        t0 = time.time()
+        counts = verify(args.out, args.games)
+        print(f"re-checked in {time.time() - t0:.0f} s")
         print("levels failing each filter when re-checked:", counts)
-        raise SystemExit(1 if any(v for k, v in counts.items() if k != "levels") else 0)
+        raise SystemExit(1 if any(v for k, v in counts.items() if k not in ("levels", "max_random_wins")) else 0)
     if args.merge:
         merge_banks(args.merge, args.out)
         print(f"merged {len(args.merge)} banks -> {args.out}")

@@ -87,6 +87,14 @@ class Slot:
     size: tuple[int, int]
 
 
+def _partner(earlier: tuple[str, ...], p: str) -> str:
+    """The earlier primitive a NEEDS_PARTNER primitive is introduced with: the game's first, except
+    that hints need symbols to hide, which walls have none of (the latest earlier symbol rule)."""
+    if p == "hints":
+        return next((q for q in reversed(earlier) if q != "walls"), earlier[0])
+    return earlier[0]
+
+
 def curriculum(game: GameDef, levels: int | None = None) -> tuple[Slot, ...]:
     """Introduce -> Accumulate -> Reinforce: primitive i is introduced on a small board (with its
     partner if it needs one), followed by one level of everything so far (reinforce for the first
@@ -105,7 +113,7 @@ def curriculum(game: GameDef, levels: int | None = None) -> tuple[Slot, ...]:
     extra[-1] += (levels - base) % blocks
     slots = []
     for i, p in enumerate(prims):
-        intro = (prims[0], p) if p in NEEDS_PARTNER and i > 0 else (p,)
+        intro = (_partner(prims[:i], p), p) if p in NEEDS_PARTNER and i > 0 else (p,)
         slots.append(Slot("introduce", intro, (4, 5)))
         slots += [Slot("reinforce" if i == 0 else "accumulate", prims[:i + 1], (5, 5))] * (1 + extra[i])
     slots += [Slot("reinforce", prims, (5, 5))] * (1 + extra[-1])

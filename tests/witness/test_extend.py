@@ -47,7 +47,7 @@ def test_bank__images_are_the_transforms_of_the_games_forged_levels_in_curriculu
             t, k = re.fullmatch(r"(\S+) of level (\d+)", o).groups()
             assert lv == transform_level(shipped[int(k) - 1], TRANSFORMS.index(t)), f"{name}: {o}"
             images += 1
-    assert images >= 600 and sum(len(v) == 20 for v in bank.values()) >= 39
+    assert images >= 600 and sum(len(v) == 20 for v in bank.values()) >= 42
 
 
 def test_extend__rebuilding_from_the_banks_forged_levels_gives_the_shipped_bank():
@@ -72,3 +72,24 @@ def test_probe_sigma__an_images_random_play_wins_exactly_as_often_as_the_origina
     assert wins[0] > 0 and wins == [wins[0]] * 4, wins
     plain = forge.random_win_counts(images, forge.PRESCREEN_EPISODES)  # the identity mapping samples anew
     assert plain != [wins[0]] * 3
+
+
+def test_top_up__the_banks_top_up_levels_are_the_seeded_candidates_it_records():
+    """Levels forged by `extend --top-up` rebuild from their recorded seeds (game index, slot, j, tail):
+    each is that candidate, shipped as a forged level of its game."""
+    import json
+
+    import numpy as np
+
+    from glyphjax.witness import forge
+    from glyphjax.witness.bank import BANK
+    from glyphjax.witness.games import GAMES, curriculum
+    top = json.loads(BANK.read_text())["top_up"]
+    assert top["forged"], "the bank records no top-up levels"
+    bank, where = load_bank(), origins()
+    names = [g.name for g in GAMES]
+    for name, k, j in top["forged"]:
+        gi = names.index(name)
+        lv = forge.make_candidate(curriculum(GAMES[gi], 20)[k], np.random.default_rng([gi, k, j, top["seed_tail"]]))
+        shipped = {x.canonical_hash() for x, o in zip(bank[name], where[name]) if o == "shipped"}
+        assert lv.canonical_hash() in shipped, f"{name} slot {k} candidate {j}"

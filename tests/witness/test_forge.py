@@ -55,5 +55,7 @@ def test_curriculum__20_levels_keep_the_schedule_audit_for_every_game():
         assert introduced == set(g.primitives) and slots[-1] == curriculum(g)[-1]  # ends on a full reinforce
         assert all(sum(k <= x < k + 5 for x in new_at) <= 2 for k in range(20)), f"{g.name}: > 2 new per 5 levels"
         assert any(s.phase == "reinforce" and set(s.rules) == set(g.primitives) for s in slots)
+        for s in slots:  # hints hide symbols: introduced beside a primitive that has some (walls have none)
+            assert s.phase != "introduce" or "hints" not in s.rules or set(s.rules) - {"hints", "walls"}, g.name
     with pytest.raises(ValueError, match="curriculum has"):
         curriculum(GAMES[0], 21)

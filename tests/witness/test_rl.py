@@ -52,3 +52,28 @@ def test_witness_rl__selecting_checkpoints_on_test_games_is_refused_naming_the_s
     cfg = compose(["+experiment=witness_rl_toy", "eval.tasks=[witness/test/polyomino]"], tmp_path)
     with pytest.raises(ConfigError, match="eval.tasks: .*test split"):
         validate(cfg)
+
+
+def test_witness_rl__resume_restores_the_best_held_out_score_and_keeps_better_best_weights(tmp_path):
+    """eval.select's best survives a kill: a best found after the last checkpoint (kept only in
+    <out_dir>/best) is restored, so a worse held-out score after resuming leaves it there."""
+    tr = Trainer(compose(["+experiment=witness_rl_toy", "log.console=false"], tmp_path))
+    tr.update = 2
+    tr._select(0.3)
+    tr.save()  # checkpoint at update 2, best (0.3, 2)
+    tr.update = 3
+    tr._select(0.9)  # a better best after the last checkpoint; then the run is killed
+    best_dir = str(tmp_path / "best")
+    assert ckpt.latest_step(best_dir) == 3
+
+    resumed = Trainer(compose(["+experiment=witness_rl_toy", "log.console=false", "resume=true"], tmp_path))
+    assert resumed.update == 2 and resumed.best == (0.9, 3)
+    resumed.update = 3
+    assert resumed._select(0.5) == {"best_update": 3, "best_return_mean": 0.9}
+    assert ckpt.latest_step(best_dir) == 3  # the better weights stay
+
+    import shutil
+    shutil.rmtree(best_dir)  # without <out_dir>/best the checkpoint's own best is restored
+    again = Trainer(compose(["+experiment=witness_rl_toy", "log.console=false", "resume=true"], tmp_path))
+    assert again.best == (0.3, 2)
+    assert again._select(0.2) == {"best_update": 2, "best_return_mean": 0.3}
