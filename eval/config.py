@@ -57,6 +57,7 @@ class EvalConfig:
     model: Optional[ModelConfig] = None  # a conf/model preset (e.g. model=tiny), or see model_ref
     seeds: Optional[int] = None  # episodes per task; null = the policy's default_seeds
     seed_start: int = EVAL_SEED_START  # first held-out evaluation seed
+    max_turns: Optional[int] = None  # LLM policies: stop episodes after this many turns (null = the task's max_steps)
     batch_size: int = 4096  # seeds per vmapped batch (array policies)
     split: Optional[str] = None  # train|test: play the tasks' training or unseen test levels (Procgen)
     num_levels: int = 200  # training levels of split=train (Procgen's protocol: 200)

@@ -89,6 +89,7 @@ def llm_evaluator(cfg, trajectories: str | None = None):
         out = evaluate_llm(policy=pol.name, task_ids=[task], seeds=[int(s) for s in seeds],
                            model=model, server_url=cfg.server.url, harness=harness, sampling=sampling,
                            out_path=trajectories, policy_kwargs=policy_kwargs,
+                           max_turns=None if cfg.get("max_turns") is None else int(cfg.max_turns),
                            on_call=meter.call, on_episode=meter.episode)
         episodes = _episodes(out)
         if task.startswith("witness/"):  # RHAE needs each run's solved levels: replay its actions

@@ -7,6 +7,8 @@ program per engine across its tests (module-scoped fixtures; one xdist group).
 
 from __future__ import annotations
 
+import base64
+import io
 import re
 from pathlib import Path
 
@@ -284,7 +286,9 @@ def test_pixels__classic_cells_show_the_package_block_textures(parity_runs):
                 assert np.abs(tile - want).max() <= tol, f"seed {b} cell {(x, y)} {name}"
                 checked += 1
     assert checked > 100
-    assert native.png_base64(pixels[0]).startswith("iVBORw0KGgo")  # a PNG
+    png = Image.open(io.BytesIO(base64.b64decode(native.png_base64(pixels[0]))))  # what a vision model gets
+    assert png.format == "PNG" and png.size == (w * size, pixels.shape[1])
+    assert np.array_equal(np.asarray(png.convert("RGB")), np.round(pixels[0] * 255).astype(np.uint8))
 
 
 def test_one_at_a_time__vmapped_package_noise_equals_each_seed_alone():
@@ -460,3 +464,13 @@ Achievements (0/22):
 .........
 .........
 ........."""
+
+
+def test_guided_memory_hooks__classic_has_one_floor_with_classic_guidance(reset_focused):
+    from glyphjax.harness import guided
+    from glyphjax.suites.craftax.guidance import CLASSIC_GUIDANCE
+    env = glyphjax.make("craftax/craftpickaxe")
+    state = reset_focused("craftax/craftpickaxe", 0)
+    sig = guided.Signals.of(np.asarray(env.memory_signals(state)))
+    assert sig == guided.Signals(0, float(state.game.player_health), int(state.game.achievements.sum()))
+    assert guided.floor_key(env, sig) == "floor 0 (the overworld)" and guided.guidance(env, sig) == CLASSIC_GUIDANCE
