@@ -82,21 +82,26 @@ def figure(cells: dict[tuple[str, str], list[float]], path: str | Path, title: s
 
     fig, ax = plt.subplots(figsize=(7, 4))
     width = 0.38
-    top = max([max(xs) for xs in cells.values() if xs] + [1.0])
+    spans = [t_interval(xs) for xs in cells.values() if xs]
+    top = max([m + (h or 0.0) for m, h in spans] + [1.0]) * 1.15
+    ax.set_ylim(0, top)
     for k, h in enumerate(HARNESSES):
         for i, fmt in enumerate(FORMATS):
             x = i + (k - 0.5) * width
             xs = cells.get((fmt, h))
             if not xs:
-                ax.text(x, 0.02 * top, NOT_RUN.get(fmt, "not run").replace(": ", ":\n"), rotation=90, ha="center",
-                        va="bottom", fontsize=7)
+                why = NOT_RUN.get(fmt, "not run").split(": ")
+                ax.text(x, top / 2, "\n".join(["not run", *why[1:]]).replace(" (", "\n("), rotation=90,
+                        ha="center", va="center", fontsize=7, color="0.35")
                 continue
             mean, half = t_interval(xs)
             ax.bar(x, mean, width, yerr=half or 0.0, capsize=4, color=f"C{k}", label=h if i == 0 else None)
+            ax.text(x, mean, f"n={len(xs)}", ha="center", va="bottom", fontsize=7)
+    ax.set_xlim(-0.6, len(FORMATS) - 0.4)
     ax.set_xticks(range(len(FORMATS)), FORMATS)
     ax.set_ylabel("score = 100 R / 226 (mean, 95% t interval)")
     ax.set_title(title or "Craftax (full): observation format x harness")
-    ax.legend(title="harness")
+    ax.legend(title="harness", loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

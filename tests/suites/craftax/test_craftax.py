@@ -363,6 +363,33 @@ def test_focused_start__survival_tasks_set_vitals_and_time(reset_focused):
     assert len(water) == 6 and all(7 <= max(abs(r), abs(c)) <= 12 for r, c in water)
 
 
+@pytest.mark.parametrize("seed", [0, 5])
+def test_focused_start__every_classic_task_builds_its_declared_arena(reset_focused, seed):
+    """All 41 Classic tasks: the start state holds the declared inventory, vitals and time, each
+    fixed block at its offset, each scatter's blocks in its ring and each mob kind's count in its
+    ring (one reset program for all; the prose cards are checked for a few tasks above)."""
+    from glyphjax.suites.craftax.arena import CENTER
+    for env in focused_envs("classic"):
+        task, game = env.task, reset_focused(env.card.id, seed).game
+        where = f"{env.card.id} seed {seed}"
+        assert _inventory(game) == {k: v for k, v in task.inventory.items() if v}, where
+        assert (int(game.player_health), int(game.player_food), int(game.player_drink),
+                int(game.player_energy)) == task.vitals, where
+        assert int(game.timestep) == task.start_time, where
+        grid = np.asarray(game.map)
+        for dr, dc, block in task.fixed:
+            assert grid[CENTER[0] + dr, CENTER[1] + dc] == engine.Block[block].value, f"{where}: fixed {block}"
+        for block, count, lo, hi in task.scatter:
+            ring = [(r, c) for r, c in _offsets(game, block) if lo <= max(abs(r), abs(c)) <= hi]
+            assert len(ring) >= count, f"{where}: {len(ring)} {block} in ring {lo}-{hi}, declared {count}"
+        for kind, pool in (("zombie", game.zombies), ("cow", game.cows), ("skeleton", game.skeletons)):
+            count, lo, hi = task.mobs.get(kind, (0, 0, 0))
+            mask = np.asarray(pool.mask)
+            assert int(mask.sum()) == count, f"{where}: {int(mask.sum())} {kind}s, declared {count}"
+            dist = np.abs(np.asarray(pool.position)[mask] - np.asarray(CENTER)).max(axis=1)
+            assert ((dist >= max(lo, 1)) & (dist <= hi)).all(), f"{where}: {kind} distances {dist}"
+
+
 SCRIPTS = {  # task: (actions, hand-computed reward per step, terminated at the end)
     "craftax/craftpickaxe": (["MAKE_WOOD_PICKAXE"], [1.0], True),
     "craftax/craftsword": (["MAKE_WOOD_PICKAXE", "MAKE_STONE_SWORD"], [0.0, 1.0], True),
