@@ -92,7 +92,7 @@ def guidance(env: Any, signals: Signals) -> str:
 
 def _cut(text: str, n: int) -> str:
     text = " ".join(str(text).split())
-    return text if len(text) <= n else text[:n - 1] + "…"
+    return text if len(text) <= n else text[:n - 3] + "..."
 
 
 def _items(value: Any) -> list[str] | None:
@@ -185,7 +185,7 @@ class GuidedMemory:
         lines.append(f"Recent actions: {', '.join(self.recent) or '(none yet)'}")
         lines.append(f"Exploration: {self.exploration or '(nothing noted yet)'}")
         text = "\n".join(lines)
-        return text if len(text) <= self.limit else text[:self.limit - 1] + "…"
+        return text if len(text) <= self.limit else text[:self.limit - 3] + "..."
 
 
 def update_instruction(happened: Sequence[str]) -> str:

@@ -140,7 +140,7 @@ def test_guided_memory__caps_and_block_limit():
         mem.moved(f"A{k}")
     assert mem.recent == [f"A{k}" for k in range(12, 20)]
     text = mem.render("floor 2", "g")
-    assert len(text) == 300 and text.endswith("…")
+    assert len(text) == 300 and text.endswith("...")
     assert len(dataclasses.replace(mem, limit=2000).render("floor 2", "g")) > 300  # the limit is what cut it
 
 
