@@ -190,7 +190,6 @@ def test_full_start__every_task_builds_its_declared_start(batch):
     """All 19 full-engine tasks: floor, start cell (the floor's up-ladder below the overworld),
     inventory, armour, potions, vitals, XP, spells, open ladders and fixed blocks as declared."""
     from glyphjax.suites.craftax.full_rules import FULL_INVENTORY_FIELDS
-    ids, _, _ = batch
     for env in focused_envs("full"):
         task, game = env.task, _game(batch, env.card.id)
         lvl, where = task.level, env.card.id
