@@ -1,7 +1,7 @@
 """Craftax throughput and compile time: ours next to the `craftax` package (not a test).
 
-    python bench/craftax_throughput.py [--batches 1 64 1024] [--steps 50] [--repeats 2]
-        [--package-steps 2] [--text-batches 1 4096] [--skip-steps] [--skip-text]
+    python bench/craftax_throughput.py [--batches 1 64 1024 4096] [--steps 50] [--repeats 2]
+        [--package-steps 2] [--text-batches 1 4096] [--envs classic full] [--skip-steps] [--skip-text]
 
 Random play, `--steps` steps per timed call inside one jitted scan, at each batch size B:
 - ours: `AutoReset.step_batch(max_resets=max(1, B // 16))` (a fresh episode only for finished
@@ -9,9 +9,14 @@ Random play, `--steps` steps per timed call inside one jitted scan, at each batc
   and `craftax/full`, rendering the glyph frame every step;
 - the package: its own auto-reset env (`CraftaxClassicSymbolicEnv`, `CraftaxSymbolicEnv`:
   `step` regenerates a world for every slot on every step, selected where done) with its
-  symbolic observation, the way its README steps it.
+  symbolic observation, the way its README steps it; and the same env's `step_env` (its
+  dynamics and observation with no reset at all: a lower bound on any reset scheme's cost).
+  The auto-reset peer runs only up to `--package-auto-max-b` (default 1024): a vmapped world
+  generation costs more per env as B grows (about a CPU-minute per step at B = 1024 on Classic).
 Figures per process CPU-second (robust to other load on a shared machine) and the compile
-CPU-seconds of the first call; medians of `--repeats` calls. The package's auto-reset costs a
+CPU-seconds of the first call; medians of `--repeats` calls. Each row also prints the process's
+peak resident memory so far (GB; run one `--envs`/`--batches` pair per process for a clean
+per-row figure). The package's auto-reset costs a
 world per slot per step, so its calls run `--package-steps` steps.
 
 Observations per CPU-second (`--text-batches`, on reset states of `craftax/full` and
@@ -23,6 +28,7 @@ package's agent renderer, vmapped; compile excluded).
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import time
 
@@ -53,16 +59,17 @@ def ours_runner(task_id: str, b: int, steps: int):
     return run, state
 
 
-def package_runner(pkg, b: int, steps: int):
+def package_runner(pkg, b: int, steps: int, auto_reset: bool = True):
     params = pkg.default_params
     n = pkg.num_actions
+    step = pkg.step if auto_reset else pkg.step_env
 
     @jax.jit
     def run(state, key):
         def body(s, k):
             ks = jax.random.split(k, b + 1)
             a = jax.random.randint(ks[0], (b,), 0, n)
-            obs, s, r, d, _ = jax.vmap(pkg.step, in_axes=(0, 0, 0, None))(ks[1:], s, a, params)
+            obs, s, r, d, _ = jax.vmap(step, in_axes=(0, 0, 0, None))(ks[1:], s, a, params)
             return s, r.sum() + obs[:, 0].sum()
         return jax.lax.scan(body, state, jax.random.split(key, steps))
     keys = jax.random.split(jax.random.PRNGKey(0), b)
@@ -117,27 +124,45 @@ def text_rates(task_id: str, b: int, repeats: int) -> dict[str, float]:
     return out
 
 
+def peak_gb() -> float:
+    """This process's peak resident memory so far, GB (Linux ru_maxrss is in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024])
+    ap.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024, 4096])
+    ap.add_argument("--envs", nargs="+", choices=["classic", "full"], default=["classic", "full"],
+                    help="classic: craftax/choptrees vs Craftax-Classic-Symbolic; full: craftax/full vs Craftax-Symbolic")
     ap.add_argument("--steps", type=int, default=50)
     ap.add_argument("--package-steps", type=int, default=2)
+    ap.add_argument("--package-auto-max-b", type=int, default=1024,
+                    help="largest B at which the package's auto-reset step is timed")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--text-batches", type=int, nargs="+", default=[1, 4096])
     ap.add_argument("--skip-steps", action="store_true")
     ap.add_argument("--skip-text", action="store_true")
     args = ap.parse_args()
     if not args.skip_steps:
-        pairs = (("craftax/choptrees", CraftaxClassicSymbolicEnv()), ("craftax/full", CraftaxSymbolicEnv()))
-        print("| env | B | ours compile CPU-s | ours steps/CPU-s | package compile CPU-s | package steps/CPU-s |")
-        print("|---|---:|---:|---:|---:|---:|")
-        for task_id, pkg in pairs:
+        pairs = {"classic": ("craftax/choptrees", CraftaxClassicSymbolicEnv),
+                 "full": ("craftax/full", CraftaxSymbolicEnv)}
+        print("| env | B | ours compile CPU-s | ours steps/CPU-s | package auto-reset compile CPU-s | "
+              "package auto-reset steps/CPU-s | package no-reset compile CPU-s | package no-reset steps/CPU-s "
+              "| peak RSS GB |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for task_id, pkg in (pairs[e] for e in args.envs):
+            pkg = pkg()
             for b in args.batches:
                 oc, orate = measure(*ours_runner(task_id, b, args.steps), b, args.steps, args.repeats)
                 ps = args.package_steps
-                pc, prate = measure(*package_runner(pkg, b, ps), b, ps, args.repeats)
-                print(f"| {task_id} vs {pkg.name} | {b} | {oc:.1f} | {orate:,.0f} | {pc:.1f} | {prate:,.1f} |",
-                      flush=True)
+                auto = "| not run | not run"
+                if b <= args.package_auto_max_b:
+                    pc, prate = measure(*package_runner(pkg, b, ps), b, ps, args.repeats)
+                    auto = f"| {pc:.1f} | {prate:,.1f}"
+                nc, nrate = measure(*package_runner(pkg, b, args.steps, auto_reset=False), b, args.steps,
+                                    args.repeats)
+                print(f"| {task_id} vs {pkg.name} | {b} | {oc:.1f} | {orate:,.0f} {auto} | {nc:.1f} | {nrate:,.0f} "
+                      f"| {peak_gb():.1f} |", flush=True)
     if not args.skip_text:
         print("\n| env | B | glyph text obs/CPU-s | native text (ours) | native text (package) | pixels |")
         print("|---|---:|---:|---:|---:|---:|")

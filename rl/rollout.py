@@ -16,7 +16,10 @@ batch, turn by turn, in phases (`_Rollout`):
 4. parse: `parse_action` (a failed parse is NO_ACTION, counted, never retried);
 5. step: every task batch steps (finished episodes are frozen by the env shell); each seat's
    reward goes to that seat's latest turn. With the `memory` harness, one more batched call asks
-   each text seat that just moved (episode still running) for its new notes;
+   each text seat that just moved (episode still running) for its new notes; with
+   `guided_memory` (glyphjax/harness/guided.py) the call is made for the seats whose update is
+   due (every fifth move, or an event: floor change, damage, achievement; a nonzero reward on
+   tasks without `memory_signals`);
 6. record: a finished episode yields one EpisodeRecord per text seat (rl/trajectory.py).
 
 Seats (multi-seat tasks): `policy` plays every seat that `opponents` does not name. `opponents`
@@ -34,6 +37,12 @@ Context guard: a prompt must leave room for `max_new_tokens` within the model's 
 `policy.count_tokens` when the policy has it. Oldest history is dropped first (counted in
 `history_dropped` / `context_drops`); a prompt that cannot fit even without history is not sent:
 the turn is a no-op with finish_reason "context" and parse status "truncated" (`context_overflows`).
+
+Pixels (`harness.obs_format=pixels`, tasks that offer it, e.g. Craftax): the user message is
+OpenAI chat content parts, the text (HUD and message; `prompt.pixel_text`) and the image as a
+base64 PNG data URL (`image_url`); the policy must accept images (`accepts_images`: the vLLM
+client does, the local JAX policy does not). The turn record keeps the text part; past turns
+in the history window are shown as text.
 
 Host envs (glyphjax.core.host: a real game that is not JAX, e.g. nethack/full through `nle`)
 take the same phases through `_HostBatch`: their games run on the host (one per episode, each in
@@ -59,9 +68,10 @@ from glyphjax.core.registry import make
 from glyphjax.core.rollout import ArrayPolicy, policy_key, reset_key, stack_params, step_key
 from glyphjax.core.types import NO_ACTION, Env, Frame
 from glyphjax.harness.parse import OK, TRUNCATED, parse_action
-from glyphjax.harness.prompt import (GLYPH, MEMORY_UPDATE_INSTRUCTION, HarnessConfig, parse_memory,
-                                     system_prompt, turn_message)
-from glyphjax.render.text import observation_strings
+from glyphjax.harness import guided
+from glyphjax.harness.prompt import (GLYPH, MEMORY_UPDATE_INSTRUCTION, HarnessConfig, parse_memory, pixel_text,
+                                     png_base64, system_prompt, turn_message, with_image)
+from glyphjax.render.text import hud_strings, message_strings, observation_strings
 from rl.policies.base import Completion, Policy, SamplingParams
 from rl.trajectory import CallRecord, EpisodeRecord, TrajectoryWriter, TurnRecord
 
@@ -108,6 +118,7 @@ class _Seat:
     turns: list = dataclasses.field(default_factory=list)
     history: list = dataclasses.field(default_factory=list)  # (observation, action shown) pairs
     memory: str = ""
+    guided: guided.GuidedMemory | None = None  # the guided_memory harness's memory
     pre_reward: float = 0.0  # reward paid to this seat before its first turn
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -130,6 +141,7 @@ class _Episode:
     terminated: bool = False
     truncated: bool = False
     error: str | None = None  # a host env's game failed (the episode ended there)
+    signals: guided.Signals = guided.Signals()  # guided_memory: floor, health, achievements now
 
 
 @dataclasses.dataclass
@@ -139,6 +151,8 @@ class _Move:
     episode: _Episode
     seat: _Seat
     observation: str
+    image: str | None = None  # obs_format=pixels: the view as a base64 PNG (sent beside the text)
+    memory: str | None = None  # the memory block shown this turn (memory / guided_memory harness)
     wanted: int = 0  # history pairs the harness asks for
     shown: int = 0  # history pairs that fit
     conversation: list | None = None  # None: no call (the prompt did not fit)
@@ -187,9 +201,22 @@ class _TaskBatch:
             fns["value"] = jax.jit(jax.vmap(lambda s, seat, p: env.value(s, p, seat), in_axes=(0, 0, fns["p_axis"])))
         return np.asarray(jax.device_get(fns["value"](self.states, jnp.asarray(seats, jnp.int32), self.params)))
 
-    def observations(self, seats: np.ndarray, *row_sets: list[int]) -> list[list[str]]:
+    def signals(self) -> np.ndarray | None:
+        """float[B, 3] (floor, health, achievements) of every episode, or None when the task has
+        no `memory_signals` (guided_memory harness)."""
+        if not hasattr(self.env, "memory_signals"):
+            return None
+        fns = self.fns
+        if "signals" not in fns:
+            env = self.env
+            fns["signals"] = jax.jit(jax.vmap(lambda s, p: env.memory_signals(s, p), in_axes=(0, fns["p_axis"])))
+        return np.asarray(jax.device_get(fns["signals"](self.states, self.params)))
+
+    def observations(self, seats: np.ndarray, *row_sets: list[int]) -> list[list]:
         """The text of the episodes in each row set, each as seats[j] sees it (one render, each
-        episode through its own card)."""
+        episode through its own card); obs_format=pixels: (text, base64 PNG) pairs."""
+        if self.obs_format == "pixels":
+            return self._pixels(seats, row_sets)
         if self.obs_format != GLYPH:  # the task's own text of each state (e.g. Craftax's native text)
             out = []
             for rows in row_sets:  # copy only the rows asked for to the host
@@ -200,6 +227,25 @@ class _TaskBatch:
             return out
         frames = self.frames(seats)
         return [_observations(self, frames, rows) if rows else [] for rows in row_sets]
+
+    def _pixels(self, seats: np.ndarray, row_sets) -> list[list[tuple[str, str]]]:
+        """(HUD and message text, PNG) of the rows: the text from the glyph frame's HUD and
+        event, the image from `env.observation(state, "pixels")`."""
+        frames = self.frames(seats)
+        out = []
+        for rows in row_sets:
+            pairs = []
+            if rows:
+                host = jax.device_get(jax.tree.map(lambda x: x[np.asarray(rows, np.int32)], self.states))
+                for k, j in enumerate(rows):
+                    env = self.episodes[j].env
+                    image = np.asarray(env.observation(jax.tree.map(lambda x, k=k: x[k], host), "pixels",
+                                                       env.default_params()))
+                    hud = hud_strings(env.card, np.asarray(frames.hud)[j:j + 1])[0] if env.card.hud else ""
+                    msg = message_strings(env.card, np.asarray(frames.event)[j:j + 1])[0]
+                    pairs.append((pixel_text(hud, msg, image.shape), png_base64(image)))
+            out.append(pairs)
+        return out
 
     def array_actions(self, t: int, player: ArrayPlayer) -> np.ndarray:
         act = _array_player(self.env, player, self.mixed)
@@ -284,9 +330,17 @@ def _array_player(env: Env, player: ArrayPlayer, stacked: bool = False) -> Calla
     return players[id(player)][1]
 
 
+def _content_bytes(content: str | list[dict]) -> int:
+    """UTF-8 bytes of a message's text, or of its content parts (an image part counts its data
+    URL's bytes: far more than the tokens a vision model spends on the small views sent here)."""
+    if isinstance(content, str):
+        return len(content.encode("utf-8"))
+    return sum(len(p.get("text", "").encode("utf-8")) + len(p.get("image_url", {}).get("url", "")) for p in content)
+
+
 def _byte_bound(conv: list[dict]) -> int:
     """An upper bound on a conversation's prompt tokens for byte-level BPE tokenizers."""
-    return (sum(len(m["content"].encode("utf-8")) for m in conv)
+    return (sum(_content_bytes(m["content"]) for m in conv)
             + TEMPLATE_SLACK_PER_MESSAGE * len(conv) + TEMPLATE_SLACK)
 
 
@@ -398,12 +452,18 @@ def _episodes(policy: Policy, episodes: Sequence[tuple[str, int]], seatings: lis
         if odd:
             raise TypeError(f"{task}: the opponent in seats {odd} is neither a text Policy (with .complete) nor an "
                             "ArrayPlayer; wrap an array policy as ArrayPlayer(fn, name)")
-        formats = getattr(env, "text_formats", (GLYPH,))
+        formats = getattr(env, "obs_formats", getattr(env, "text_formats", (GLYPH,)))
         if harness.obs_format not in formats:
-            raise ValueError(f"{task}: harness.obs_format={harness.obs_format!r} is not a text observation of this "
-                             f"task; it offers {', '.join(formats)} (pixels are not sent to models by rollouts)")
+            raise ValueError(f"{task}: harness.obs_format={harness.obs_format!r} is not an observation of this "
+                             f"task; it offers {', '.join(formats)}")
         players = [seating.get(s, policy) for s in range(n)]
-        seats = {s: _Seat(s, p, system_prompt(env.card, harness, seat=s if n > 1 else None))
+        if harness.obs_format == "pixels":
+            blind = [_name(p) for p in players if not isinstance(p, ArrayPlayer) and not getattr(p, "accepts_images", False)]
+            if blind:
+                raise ValueError(f"harness.obs_format=pixels sends images, but policy {blind[0]!r} is text-only; use "
+                                 "policy=vllm with a vision model, or harness.obs_format=glyph|native_text")
+        seats = {s: _Seat(s, p, system_prompt(env.card, harness, seat=s if n > 1 else None),
+                          guided=guided.GuidedMemory(harness.memory_chars) if harness.guided else None)
                  for s, p in enumerate(players) if not isinstance(p, ArrayPlayer) or isinstance(p, NarratedPlayer)}
         arrays = {s: p for s, p in enumerate(players) if isinstance(p, ArrayPlayer)}
         eps.append(_Episode(i, task, int(seed), env, seats, arrays, np.zeros(n)))
@@ -437,6 +497,16 @@ class _Rollout:
                     self.guards[id(p)] = (_ContextGuard(p, limit, sampling.max_new_tokens),
                                           _ContextGuard(p, limit, memory_sampling.max_new_tokens))
         self.records: list[list[EpisodeRecord]] = [[] for _ in eps]
+        if harness.guided:
+            self._read_signals()
+
+    def _read_signals(self) -> None:
+        """guided_memory: every running episode's floor, health and achievements now."""
+        for batch in self.batches:
+            rows = batch.signals() if isinstance(batch, _TaskBatch) else None
+            if rows is not None:
+                for e, row in zip(batch.episodes, rows):
+                    e.signals = guided.Signals.of(row)
 
     def play(self) -> list[EpisodeRecord]:
         try:
@@ -464,6 +534,9 @@ class _Rollout:
         self.clock.lap("step")
         if self.harness.memory:
             self.update_memories([m for m in moves if not m.episode.done], t)
+            self.clock.lap("memory")
+        if self.harness.guided:
+            self.update_guided(moves, t)
             self.clock.lap("memory")
         self.record(actions)
         self.clock.lap("write")
@@ -501,11 +574,12 @@ class _Rollout:
                 for j, obs in zip(text_rows, text_obs):
                     e = batch.episodes[j]
                     v = None if values is None else float(values[j])
-                    moves.append(_Move(e, e.seats[int(to_play[j])], obs, value=v))
+                    obs, image = obs if isinstance(obs, tuple) else (obs, None)
+                    moves.append(_Move(e, e.seats[int(to_play[j])], obs, image=image, value=v))
             if narrated:
                 for (j, a), obs in zip(narrated, narrated_obs):
                     e = batch.episodes[j]
-                    self._narrate(e, e.seats[int(to_play[j])], obs, a)
+                    self._narrate(e, e.seats[int(to_play[j])], obs[0] if isinstance(obs, tuple) else obs, a)
         return moves, actions
 
     def _narrate(self, e: _Episode, seat: _Seat, observation: str, action: int) -> None:
@@ -525,9 +599,10 @@ class _Rollout:
         """Each move's conversation, with as much of its seat's history as fits its policy's context."""
         for m in moves:
             m.wanted = min(self.harness.history, len(m.seat.history))
+            m.memory = _memory_block(m.episode, m.seat, self.harness)
         self.clock.lap("prompt")
         for policy_id, group in _by_policy(moves).items():
-            builders = [_prompt_builder(m.seat, m.observation, self.harness) for m in group]
+            builders = [_prompt_builder(m.seat, m.observation, m.memory, m.image) for m in group]
             for m, (conv, k) in zip(group, self.guards[policy_id][0].fit(builders, [m.wanted for m in group])):
                 m.conversation, m.shown = conv, k
         self.clock.lap("guard")
@@ -574,7 +649,7 @@ class _Rollout:
                 completion=c.text, finish_reason=c.finish_reason, parse_status=status, action=action,
                 action_name=name, reward=0.0, terminated=False, truncated=False,
                 prompt_tokens=len(c.prompt_ids), completion_tokens=len(c.completion_ids),
-                memory=seat.memory if self.harness.memory else None, seat=seat.seat, value=m.value)
+                memory=m.memory, seat=seat.seat, value=m.value)
             seat.turns.append(m.turn)
             seat.history.append((m.observation, name if name is not None else f"(no action: {status})"))
 
@@ -609,9 +684,33 @@ class _Rollout:
 
     # 6. memory -----------------------------------------------------------------------------------
     def update_memories(self, moves: list[_Move], t: int) -> None:
+        def apply(seat: _Seat, text: str) -> None:
+            seat.memory = parse_memory(text, seat.memory, self.harness.memory_chars)
         for policy_id, group in _by_policy(moves).items():
-            _update_memories(group[0].seat.policy, [(m.seat, m.turn) for m in group], self.harness,
-                             self.memory_sampling, self.guards[policy_id][1], t)
+            _update_memories(group[0].seat.policy, [(m.seat, m.turn, MEMORY_UPDATE_INSTRUCTION) for m in group],
+                             apply, self.memory_sampling, self.guards[policy_id][1], t)
+
+    def update_guided(self, moves: list[_Move], t: int) -> None:
+        """guided_memory: note each move's action, read the states' signals, and ask the seats
+        whose update is due (every UPDATE_EVERY moves, or an event) for their new memory."""
+        before = {id(m): m.episode.signals for m in moves}
+        self._read_signals()
+        due: list[tuple[_Move, str]] = []
+        floors: dict[int, str] = {}
+        for m in moves:
+            e, seat = m.episode, m.seat
+            seat.guided.moved(m.turn.action_name or "(no action)")
+            happened = guided.events(before[id(m)], e.signals, m.turn.reward)
+            if e.done or not seat.guided.due(happened):
+                continue
+            due.append((m, guided.update_instruction(happened)))
+            floors[id(seat)] = guided.floor_key(e.env, e.signals)
+
+        def apply(seat: _Seat, text: str) -> None:
+            seat.guided.apply(text, floors[id(seat)])
+        for policy_id, group in _by_policy([m for m, _ in due]).items():
+            items = [(m.seat, m.turn, text) for m, text in due if id(m.seat.policy) == policy_id]
+            _update_memories(group[0].seat.policy, items, apply, self.memory_sampling, self.guards[policy_id][1], t)
 
     # 7. record -----------------------------------------------------------------------------------
     def record(self, actions: dict[int, int]) -> None:
@@ -671,45 +770,54 @@ def _turn_seed(seed: int, t: int) -> int:
     return (seed * 1_000_003 + t * 7_919) % (2 ** 31)
 
 
-def _prompt_builder(seat: _Seat, obs: str, harness: HarnessConfig) -> Callable[[int], list[dict]]:
-    """history count -> the seat's conversation: its system prompt and this turn's message."""
-    memory = seat.memory if harness.memory else None
+def _memory_block(e: _Episode, seat: _Seat, harness: HarnessConfig) -> str | None:
+    """The memory block of this turn's message: the scratchpad (memory harness), the guided
+    memory with the current floor's guidance (guided_memory), else None."""
+    if seat.guided is not None:
+        return seat.guided.render(guided.floor_key(e.env, e.signals), guided.guidance(e.env, e.signals))
+    return seat.memory if harness.memory else None
 
+
+def _prompt_builder(seat: _Seat, obs: str, memory: str | None, image: str | None = None) -> Callable[[int], list[dict]]:
+    """history count -> the seat's conversation: its system prompt and this turn's message
+    (with the image as a content part when there is one)."""
     def build(k: int) -> list[dict]:
         history = seat.history[len(seat.history) - k:] if k else []
         return [{"role": "system", "content": seat.system},
-                {"role": "user", "content": turn_message(obs, history, memory)}]
+                {"role": "user", "content": with_image(turn_message(obs, history, memory), image)}]
     return build
 
 
-def _update_memories(policy: Policy, items: list[tuple[_Seat, TurnRecord]], harness: HarnessConfig,
+def _update_memories(policy: Policy, items: list[tuple[_Seat, TurnRecord, str]], apply: Callable[[_Seat, str], None],
                      sampling: SamplingParams, guard: _ContextGuard, t: int) -> None:
-    """Ask each seat's model for its new notes: [system, the turn's user message, its reply,
-    the update instruction] -> the last <memory> block (unchanged memory if none)."""
+    """Ask each seat's model for its new memory: [system, the turn's user message (text), its
+    reply, the item's update instruction]; `apply(seat, reply text)` reads the reply."""
     if not items:
         return
 
-    def builder(seat: _Seat, turn: TurnRecord):
+    def builder(seat: _Seat, turn: TurnRecord, instruction: str):
         def build(k: int) -> list[dict]:
             history = seat.history[len(seat.history) - 1 - k:-1] if k else []
             return [{"role": "system", "content": seat.system},
-                    {"role": "user", "content": turn_message(turn.observation, history, seat.memory)},
+                    {"role": "user", "content": turn_message(turn.observation, history, turn.memory)},
                     {"role": "assistant", "content": turn.completion},
-                    {"role": "user", "content": MEMORY_UPDATE_INSTRUCTION}]
+                    {"role": "user", "content": instruction}]
         return build
 
-    fitted = guard.fit([builder(seat, turn) for seat, turn in items], [turn.history_shown for _, turn in items])
+    fitted = guard.fit([builder(*item) for item in items], [turn.history_shown for _, turn, _ in items])
     send = [i for i, (conv, _) in enumerate(fitted) if conv is not None]
     outs = [] if not send else policy.complete([fitted[i][0] for i in send],
                            dataclasses.replace(sampling, seed=_turn_seed(sampling.seed + 1, t)))
-    for i, (seat, turn) in enumerate(items):
+    if len(outs) != len(send):
+        raise RuntimeError(f"policy {_name(policy)} returned {len(outs)} completions for {len(send)} prompts")
+    for i, (seat, turn, _) in enumerate(items):
         if fitted[i][0] is None:
             seat.context_overflows += 1
     for i, c in zip(send, outs):
-        seat, turn = items[i]
+        seat, turn, _ = items[i]
         turn.memory_update = CallRecord(list(c.prompt_ids), list(c.completion_ids),
                                         [float(x) for x in c.logprobs], c.text, c.finish_reason)
-        seat.memory = parse_memory(c.text, seat.memory, harness.memory_chars)
+        apply(seat, c.text)
         seat.prompt_tokens += len(c.prompt_ids)
         seat.completion_tokens += len(c.completion_ids)
         turn.prompt_tokens += len(c.prompt_ids)
@@ -733,7 +841,9 @@ def _episode_record(e: _Episode, seat: _Seat, harness: HarnessConfig) -> Episode
         truncations=seat.truncations, context_drops=seat.context_drops, context_overflows=seat.context_overflows,
         seat=seat.seat, error=e.error, joint_actions=list(e.joint_actions) if multi else None,
         returns=[float(r) for r in e.returns] if multi else None,
-        seat_policies=[players[s] for s in range(len(players))] if multi else None, obs_format=harness.obs_format)
+        seat_policies=[players[s] for s in range(len(players))] if multi else None, obs_format=harness.obs_format,
+        memory_updates=seat.guided.updates if seat.guided else 0,
+        memory_failures=seat.guided.failures if seat.guided else 0)
 
 
 def episodes_for(task_ids: Sequence[str], seeds: Sequence[int]) -> list[tuple[str, int]]:

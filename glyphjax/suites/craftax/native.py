@@ -11,13 +11,12 @@ built from its own texture loader at that one size, without its all-sizes cache.
 
 from __future__ import annotations
 
-import base64
-import io
 from typing import Any, Callable
 
 import jax
 import numpy as np
 
+from glyphjax.harness.prompt import png_base64  # noqa: F401 - an image observation as a PNG (for vision models)
 from glyphjax.suites.craftax import engine
 
 OBS_FORMATS = ("glyph", "native_text", "pixels")
@@ -192,16 +191,6 @@ def pixel_renderer(full: bool) -> Callable[[Any], jax.Array]:
             renderer.load_all_textures = cached
         _PIXEL_RENDERERS[full] = jax.jit(lambda game: draw(game) / 255.0)
     return _PIXEL_RENDERERS[full]
-
-
-def png_base64(pixels: Any) -> str:
-    """A pixel observation in [0, 1] as a base64 PNG (for an image message to a vision model)."""
-    from PIL import Image
-
-    img = np.clip(np.round(np.asarray(pixels, np.float64) * 255.0), 0, 255).astype(np.uint8)
-    buf = io.BytesIO()
-    Image.fromarray(img).save(buf, format="PNG")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 def observe(env: Any, state: Any, obs_format: str = "glyph", params: Any = None) -> str | np.ndarray:

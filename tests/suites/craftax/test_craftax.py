@@ -7,6 +7,8 @@ program per engine across its tests (module-scoped fixtures; one xdist group).
 
 from __future__ import annotations
 
+import base64
+import io
 import re
 from pathlib import Path
 
@@ -284,7 +286,9 @@ def test_pixels__classic_cells_show_the_package_block_textures(parity_runs):
                 assert np.abs(tile - want).max() <= tol, f"seed {b} cell {(x, y)} {name}"
                 checked += 1
     assert checked > 100
-    assert native.png_base64(pixels[0]).startswith("iVBORw0KGgo")  # a PNG
+    png = Image.open(io.BytesIO(base64.b64decode(native.png_base64(pixels[0]))))  # what a vision model gets
+    assert png.format == "PNG" and png.size == (w * size, pixels.shape[1])
+    assert np.array_equal(np.asarray(png.convert("RGB")), np.round(pixels[0] * 255).astype(np.uint8))
 
 
 def test_one_at_a_time__vmapped_package_noise_equals_each_seed_alone():
@@ -357,6 +361,32 @@ def test_focused_start__survival_tasks_set_vitals_and_time(reset_focused):
     assert int(night.timestep) == 150 and float(night.light_level) < 0.5
     water = _offsets(reset_focused("craftax/find-water", 4).game, "WATER")
     assert len(water) == 6 and all(7 <= max(abs(r), abs(c)) <= 12 for r, c in water)
+
+
+def test_focused_start__every_classic_task_builds_its_declared_arena(reset_focused, seed=5):
+    """All 41 Classic tasks: the start state holds the declared inventory, vitals and time, each
+    fixed block at its offset, each scatter's blocks in its ring and each mob kind's count in its
+    ring (one reset program for all; the prose cards are checked for a few tasks above)."""
+    from glyphjax.suites.craftax.arena import CENTER
+    for env in focused_envs("classic"):
+        task, game = env.task, reset_focused(env.card.id, seed).game
+        where = f"{env.card.id} seed {seed}"
+        assert _inventory(game) == {k: v for k, v in task.inventory.items() if v}, where
+        assert (int(game.player_health), int(game.player_food), int(game.player_drink),
+                int(game.player_energy)) == task.vitals, where
+        assert int(game.timestep) == task.start_time, where
+        grid = np.asarray(game.map)
+        for dr, dc, block in task.fixed:
+            assert grid[CENTER[0] + dr, CENTER[1] + dc] == engine.Block[block].value, f"{where}: fixed {block}"
+        for block, count, lo, hi in task.scatter:
+            ring = [(r, c) for r, c in _offsets(game, block) if lo <= max(abs(r), abs(c)) <= hi]
+            assert len(ring) >= count, f"{where}: {len(ring)} {block} in ring {lo}-{hi}, declared {count}"
+        for kind, pool in (("zombie", game.zombies), ("cow", game.cows), ("skeleton", game.skeletons)):
+            count, lo, hi = task.mobs.get(kind, (0, 0, 0))
+            mask = np.asarray(pool.mask)
+            assert int(mask.sum()) == count, f"{where}: {int(mask.sum())} {kind}s, declared {count}"
+            dist = np.abs(np.asarray(pool.position)[mask] - np.asarray(CENTER)).max(axis=1)
+            assert ((dist >= max(lo, 1)) & (dist <= hi)).all(), f"{where}: {kind} distances {dist}"
 
 
 SCRIPTS = {  # task: (actions, hand-computed reward per step, terminated at the end)
@@ -460,3 +490,13 @@ Achievements (0/22):
 .........
 .........
 ........."""
+
+
+def test_guided_memory_hooks__classic_has_one_floor_with_classic_guidance(reset_focused):
+    from glyphjax.harness import guided
+    from glyphjax.suites.craftax.guidance import CLASSIC_GUIDANCE
+    env = glyphjax.make("craftax/craftpickaxe")
+    state = reset_focused("craftax/craftpickaxe", 0)
+    sig = guided.Signals.of(np.asarray(env.memory_signals(state)))
+    assert sig == guided.Signals(0, float(state.game.player_health), int(state.game.achievements.sum()))
+    assert guided.floor_key(env, sig) == "floor 0 (the overworld)" and guided.guidance(env, sig) == CLASSIC_GUIDANCE

@@ -158,3 +158,57 @@ def test_full_planner__reaches_the_goal_of_every_task():
         if not solved:
             failed.append(f"{task_id}: {ok.sum()}/{PLANNER_SEEDS} solved, returns {ret.round(3).tolist()}")
     assert not failed, "; ".join(failed)
+
+
+def test_guided_memory_hooks__floor_key_events_and_guidance_per_floor(batch):
+    """harness=guided_memory reads floor, health and achievements off the state and shows the
+    floor's own guidance (glyphjax/suites/craftax/guidance.py)."""
+    from glyphjax.harness import guided
+    from glyphjax.suites.craftax.guidance import FLOOR_GUIDANCE
+    ids, _, states = batch
+    env = glyphjax.make("craftax/floor1")
+    seen = set()
+    for level in range(1, 8):
+        game = _game(batch, f"craftax/floor{level}")
+        state = jax.tree.map(lambda x: x[ids.index(f"craftax/floor{level}")], states)
+        sig = guided.Signals.of(np.asarray(env.memory_signals(state)))
+        assert sig == guided.Signals(level, float(game.player_health), int(game.achievements.sum()))
+        name = env.floor_name(level)
+        assert f"({name})" in glyphjax.make(f"craftax/floor{level}").card.rules  # the card's floor name
+        assert guided.floor_key(env, sig) == f"floor {level} ({name})"
+        seen.add(guided.guidance(env, sig))
+    assert len(seen) == 7 and "Lava" in env.floor_guidance(6) and "fire" in env.floor_guidance(7)
+    assert len(set(FLOOR_GUIDANCE)) == 9 and "ladder" in env.floor_guidance(0)
+    hurt = guided.Signals(sig.floor, sig.health - 2, sig.achievements + 1)
+    assert guided.events(sig, hurt, 0.0) == [f"you took damage (health {sig.health:g} -> {hurt.health:g})",
+                                             "you unlocked 1 achievement"]
+    with pytest.raises(ValueError, match="floors 0..8, not 9"):
+        env.floor_guidance(9)
+
+
+def test_full_start__every_task_builds_its_declared_start(batch):
+    """All 19 full-engine tasks: floor, start cell (the floor's up-ladder below the overworld),
+    inventory, armour, potions, vitals, XP, spells, open ladders and fixed blocks as declared."""
+    from glyphjax.suites.craftax.full_rules import FULL_INVENTORY_FIELDS
+    for env in focused_envs("full"):
+        task, game = env.task, _game(batch, env.card.id)
+        lvl, where = task.level, env.card.id
+        assert int(game.player_level) == lvl, where
+        pos = np.asarray(game.player_position)
+        if lvl > 0:
+            assert (pos == np.asarray(game.up_ladders)[lvl]).all(), where
+        inv = game.inventory
+        assert {k: int(getattr(inv, k)) for k in FULL_INVENTORY_FIELDS} == \
+            {k: task.inventory.get(k, 0) for k in FULL_INVENTORY_FIELDS}, where
+        assert tuple(np.asarray(inv.armour).tolist()) == task.armour, where
+        assert tuple(np.asarray(inv.potions).tolist()) == task.potions, where
+        assert (float(game.player_health), int(game.player_food), int(game.player_drink), int(game.player_energy),
+                int(game.player_mana)) == task.vitals, where
+        assert int(game.player_xp) == task.xp and tuple(np.asarray(game.learned_spells).tolist()) == task.spells, where
+        kills = np.asarray(game.monsters_killed)
+        assert all(kills[f] >= 8 for f in task.open_floors), where
+        assert lvl == 0 or lvl in task.open_floors or kills[lvl] < 8, where  # a closed ladder stays closed (the
+        # overworld's is open in every package world)
+        grid = np.asarray(game.map)[lvl]
+        for dr, dc, block in task.fixed:
+            assert grid[pos[0] + dr, pos[1] + dc] == engine.full_constants.BlockType[block].value, f"{where}: {block}"
