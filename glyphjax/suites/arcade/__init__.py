@@ -43,6 +43,7 @@ from glyphjax.suites.arcade.stargunner import STARGUNNER
 from glyphjax.suites.arcade.surround import SURROUND
 from glyphjax.suites.arcade.tennis import TENNIS
 from glyphjax.suites.arcade.timepilot import TIMEPILOT
+from glyphjax.suites.arcade.tutankham import TUTANKHAM
 from glyphjax.suites.arcade.zaxxon import ZAXXON
 
 GAMES = {g.name: g for g in (
@@ -80,9 +81,11 @@ GAMES = {g.name: g for g in (
     SURROUND,
     TENNIS,
     TIMEPILOT,
+    TUTANKHAM,
     ZAXXON,
 )}
 
 for _game in GAMES.values():
-    register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)
-    register(f"{ATARI}/{_game.name}", lambda g=_game: ArcadeEnv(g, ATARI), EXTENDED)
+    for _track in _game.tracks:
+        register(f"{_track}/{_game.name}", lambda g=_game, t=_track: ArcadeEnv(g, t),
+                 STANDARD if _track == MINI else EXTENDED)
