@@ -32,6 +32,7 @@ from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
 from glyphjax.suites.arcade.mspacman import MSPACMAN
+from glyphjax.suites.arcade.namethisgame import NAMETHISGAME
 from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.qbert import QBERT
@@ -70,6 +71,7 @@ GAMES = {g.name: g for g in (
     KANGAROO,
     KUNGFUMASTER,
     MSPACMAN,
+    NAMETHISGAME,
     PHOENIX,
     PONG,
     QBERT,
