@@ -45,6 +45,7 @@ from glyphjax.suites.arcade.surround import SURROUND
 from glyphjax.suites.arcade.tennis import TENNIS
 from glyphjax.suites.arcade.timepilot import TIMEPILOT
 from glyphjax.suites.arcade.tutankham import TUTANKHAM
+from glyphjax.suites.arcade.venture import VENTURE
 from glyphjax.suites.arcade.videopinball import VIDEOPINBALL
 from glyphjax.suites.arcade.zaxxon import ZAXXON
 
@@ -85,6 +86,7 @@ GAMES = {g.name: g for g in (
     TENNIS,
     TIMEPILOT,
     TUTANKHAM,
+    VENTURE,
     VIDEOPINBALL,
     ZAXXON,
 )}
