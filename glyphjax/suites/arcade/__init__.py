@@ -37,6 +37,7 @@ from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
+from glyphjax.suites.arcade.roadrunner import ROADRUNNER
 from glyphjax.suites.arcade.seaquest import SEAQUEST
 from glyphjax.suites.arcade.skiing import SKIING
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
@@ -78,6 +79,7 @@ GAMES = {g.name: g for g in (
     PONG,
     QBERT,
     RIVERRAID,
+    ROADRUNNER,
     SEAQUEST,
     SKIING,
     SPACEINVADERS,
