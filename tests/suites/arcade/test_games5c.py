@@ -1,4 +1,4 @@
-"""Atari-only arcade games (tutankham, namethisgame, videopinball, venture): each game's scoring,
+"""Atari-only arcade games (tutankham, namethisgame, videopinball, venture, roadrunner): each game's scoring,
 win and loss rules on positions set up by hand, with golden frames written from the rules (see
 each game module's docstring). One compiled step per task, reused by every case."""
 
@@ -15,7 +15,7 @@ from tests.suites.arcade.test_games import _jitted, grid, play, pool, start
 
 def test_atari_only_games_have_no_miniatari_id():
     ids = set(glyphjax.task_ids())
-    for g in ("tutankham", "namethisgame", "videopinball", "venture"):
+    for g in ("tutankham", "namethisgame", "videopinball", "venture", "roadrunner"):
         assert f"atari/{g}" in ids and f"miniatari/{g}" not in ids
     with pytest.raises(ValueError, match="Atari-only"):
         ArcadeEnv(tutankham.TUTANKHAM, "miniatari")
@@ -203,3 +203,42 @@ def test_venture__a_monster_kills_and_the_fourth_treasure_wins():
     s = start(VE, player=[4, 5], foes=entities.empty(5), score=3)
     _, reward, done, msg = play(VE, s, "UP")
     assert done and reward == pytest.approx(1 / 4) and msg == "You reached the target. You win!"
+
+
+# --- road runner ------------------------------------------------------------------------------------
+RR = "atari/roadrunner"
+
+
+def _road(items):
+    field = jnp.zeros((16, 30), jnp.int8)
+    for col, code in items:
+        field = field.at[13, col].set(code)
+    return field
+
+
+def test_roadrunner__seed_eaten_on_your_cell_or_passing_through_it():
+    s, reward, done, msg = play(RR, start(RR, field=_road([(16, 1)])), "NOOP", rate=0.0)
+    assert reward == pytest.approx(1 / 50) and not done and msg == "You ate a pile of birdseed."
+    assert int(s.field[13, 15]) == 0 and s.player.tolist() == [13, 15]
+    s, reward, *_ = play(RR, start(RR, field=_road([(16, 1)])), "RIGHT", rate=0.0)  # you and it swap cells
+    assert reward == pytest.approx(1 / 50) and s.player.tolist() == [13, 16]
+
+
+def test_roadrunner__a_rock_kills_on_the_road_and_a_jump_clears_it_golden_frame():
+    _, reward, done, msg = play(RR, start(RR, field=_road([(16, 2)])), "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(-1.0) and msg == "You were stopped. Game over."
+    s, reward, done, _ = play(RR, start(RR, field=_road([(16, 2)])), "JUMP", rate=0.0)
+    assert not done and reward == 0 and s.player.tolist() == [12, 15] and int(s.cooldown) == 3
+    rows = grid(RR, s)
+    assert rows[12] == " " * 15 + "@" + " " * 14 and rows[14] == "═" * 30
+    assert rows[13][15] == "O" and rows[13][0] in "Ψ " and "Ψ" in rows[13][:2]
+
+
+def test_roadrunner__a_rock_trips_the_coyote_and_the_coyote_catches_you():
+    s, reward, done, msg = play(RR, start(RR, field=_road([(2, 2)]), opponent=[13, 1]), "NOOP", rate=0.0)
+    assert reward == pytest.approx(1 / 50) and not done and msg == "A rock tripped the coyote back."
+    assert s.opponent.tolist() == [13, 0]
+    _, reward, done, msg = play(RR, start(RR, opponent=[13, 14]), "LEFT", rate=0.0)
+    assert done and reward == pytest.approx(-1.0) and msg == "You were stopped. Game over."
+    _, reward, done, msg = play(RR, start(RR, field=_road([(16, 1)]), score=49), "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(1 / 50) and msg == "You reached the target. You win!"
