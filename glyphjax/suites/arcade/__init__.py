@@ -34,11 +34,13 @@ from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
 from glyphjax.suites.arcade.mspacman import MSPACMAN
+from glyphjax.suites.arcade.namethisgame import NAMETHISGAME
 from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pitfall import PITFALL
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
+from glyphjax.suites.arcade.roadrunner import ROADRUNNER
 from glyphjax.suites.arcade.seaquest import SEAQUEST
 from glyphjax.suites.arcade.skiing import SKIING
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
@@ -46,6 +48,9 @@ from glyphjax.suites.arcade.stargunner import STARGUNNER
 from glyphjax.suites.arcade.surround import SURROUND
 from glyphjax.suites.arcade.tennis import TENNIS
 from glyphjax.suites.arcade.timepilot import TIMEPILOT
+from glyphjax.suites.arcade.tutankham import TUTANKHAM
+from glyphjax.suites.arcade.venture import VENTURE
+from glyphjax.suites.arcade.videopinball import VIDEOPINBALL
 from glyphjax.suites.arcade.zaxxon import ZAXXON
 
 GAMES = {g.name: g for g in (
@@ -74,11 +79,13 @@ GAMES = {g.name: g for g in (
     KANGAROO,
     KUNGFUMASTER,
     MSPACMAN,
+    NAMETHISGAME,
     PHOENIX,
     PITFALL,
     PONG,
     QBERT,
     RIVERRAID,
+    ROADRUNNER,
     SEAQUEST,
     SKIING,
     SPACEINVADERS,
@@ -86,10 +93,13 @@ GAMES = {g.name: g for g in (
     SURROUND,
     TENNIS,
     TIMEPILOT,
+    TUTANKHAM,
+    VENTURE,
+    VIDEOPINBALL,
     ZAXXON,
 )}
 
 for _game in GAMES.values():
-    if _game.mini is not None:  # Atari-only games have no MiniAtari setting
-        register(f"{MINI}/{_game.name}", lambda g=_game: ArcadeEnv(g, MINI), STANDARD)
-    register(f"{ATARI}/{_game.name}", lambda g=_game: ArcadeEnv(g, ATARI), EXTENDED)
+    for _track in _game.tracks:
+        register(f"{_track}/{_game.name}", lambda g=_game, t=_track: ArcadeEnv(g, t),
+                 STANDARD if _track == MINI else EXTENDED)

@@ -111,13 +111,18 @@ class Game:
     step: Callable
     paint: Callable
     scripted: Callable
-    mini: Setting | None  # None: an Atari-only game (no MiniAtari counterpart; `atari/<game>` only)
+    mini: Setting | None  # None: an Atari-only game (extended track only, no `miniatari/` id)
     atari: Setting
     draws: tuple[int, int] = (8, 8)
     events: tuple[str, ...] = ()
     death: str = "you die"  # what ends the episode besides the target (card text)
     death_message: str = "You died. Game over."  # the message of that turn
     gauge: tuple[str, Callable] | None = None  # (HUD label, state -> int32): fuel, energy ...
+
+    @property
+    def tracks(self) -> tuple[str, ...]:
+        """The tracks the game is registered on: both, or only Atari's (`mini` is None)."""
+        return (ATARI,) if self.mini is None else (MINI, ATARI)
 
 
 # --- reward patterns (one helper each) ---------------------------------------------------------------
@@ -197,8 +202,8 @@ class ArcadeEnv(Env):
             raise ValueError(f"{game.name}: reward pattern {game.pattern!r} is not one of {PATTERNS}")
         if track not in (MINI, ATARI):
             raise ValueError(f"{game.name}: track {track!r}; use {MINI!r} or {ATARI!r}")
-        if track == MINI and game.mini is None:
-            raise ValueError(f"{game.name} is an Atari-only game: it has no {MINI!r} setting")
+        if track not in game.tracks:
+            raise ValueError(f"{game.name} is an Atari-only game: it has no {track!r} setting")
         self.game, self.track = game, track
         self.setting = game.mini if track == MINI else game.atari
         self._table = codepoints(game.cells)

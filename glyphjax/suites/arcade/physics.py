@@ -180,3 +180,26 @@ def random_alive(pool: entities.Pool, u: jax.Array) -> tuple[jax.Array, jax.Arra
     """A uniformly random live entity from the uniform u -> (index, found)."""
     idx = uniform_true(pool.alive, u)
     return idx, pool.alive.any()
+
+
+# --- pinball ------------------------------------------------------------------------------------------
+def pinball_move(pos: jax.Array, vel: jax.Array, rise: jax.Array, solid: jax.Array, lo: int, hi: int,
+                 bump_rise: int, kick: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array, jax.Array]:
+    """One turn of a pinball under the rise-then-fall rule: a rising ball (vel[0] = -1) counts
+    `rise` down and turns to fall (vel[0] = +1) when it reaches 0; the side walls (columns lo, hi)
+    and the ceiling (row 1) reflect it as `wall_bounce` does. A ball whose next cell is `solid`
+    (bumpers, targets: bool[H, W]) strikes it: it stays, both components of vel flip, a ball sent
+    straight up or down gets the sideways `kick` (+-1), and one sent up rises `bump_rise` rows.
+    -> (pos, vel, rise, struck: int32[2] the cell struck, or (-1, -1))."""
+    falls = (vel[0] < 0) & (rise <= 0)
+    vel = vel.at[0].set(jnp.where(falls, 1, vel[0]))
+    move, vel = wall_bounce(pos, vel, 1, lo, hi)
+    move_r, vel = wall_bounce(pos, vel, 0, 1, solid.shape[0] + 1)  # the floor is open
+    nxt = pos + move.at[0].set(move_r[0])
+    h, w = solid.shape
+    hit = solid[jnp.clip(nxt[0], 0, h - 1), jnp.clip(nxt[1], 0, w - 1)] & (nxt != pos).any()
+    back = jnp.stack([-vel[0], jnp.where(vel[1] == 0, kick, -vel[1])])
+    vel = jnp.where(hit, back, vel).astype(jnp.int32)
+    rise = jnp.where(hit & (vel[0] < 0), bump_rise, rise - (vel[0] < 0)).astype(jnp.int32)
+    return (jnp.where(hit, pos, nxt).astype(jnp.int32), vel, rise,
+            jnp.where(hit, nxt, jnp.array([-1, -1])).astype(jnp.int32))

@@ -138,7 +138,7 @@ def test_pay__random_outcome_sequences_keep_the_return_in_the_declared_range(pat
 
 def test_cards__reward_text_names_the_target_the_code_pays():
     for name, game in GAMES.items():
-        for track in ("miniatari", "atari")[game.mini is None:]:
+        for track in game.tracks:
             env = glyphjax.make(f"{track}/{name}")
             target = int(env.default_params().target)
             assert f"+1/{target} for each {game.unit}" in env.card.reward, env.card.id
