@@ -34,12 +34,16 @@ def miner_generate(draws, hard, level) -> ProcgenState:
     inner = (_RR > 0) & (_CC > 0) & (_RR < n - 1) & (_CC < n - 1)
     u = draws.uniform((S, S))
     boulder = inner & (u < jnp.where(hard, 1 / 6, 1 / 8))
-    empty = inner & (u > 0.9)
+    under = shift(boulder, 1, 0, False)  # cells right under a boulder
+    empty = inner & (u > 0.9) & ~under  # every boulder rests: none falls before you dig
     world = jnp.where(in_level, jnp.where(inner, DIRT_C, WALL_C), OUT_C)
     world = jnp.where(boulder, BOULDER_C, jnp.where(empty, EMPTY_C, world))
-    first, _ = draws.cell(inner & ~boulder)
+    # Dig only where no boulder is disturbed (never the cell under one): such a path stays open
+    # whatever you do, so every diamond and the exit drawn on it can be reached.
+    safe = inner & ~boulder & ~under
+    first, _ = draws.cell(safe)
     you = (_RR * S + _CC) == first
-    reach = flood(you, inner & ~boulder)
+    reach = flood(you, safe)
     sealed = jnp.sum(reach) < MAX_DIAMONDS + 2  # a start boxed in by boulders: the level keeps none
     world = jnp.where(sealed & boulder, DIRT_C, world)
     reach = jnp.where(sealed, inner, reach)
