@@ -1,10 +1,12 @@
 """Miner: dig through dirt for every diamond, then leave by the exit (Boulder Dash rules).
 
 Level: an n x n mine (easy n in 10..14, hard 14..20) walled around, filled with dirt, some empty
-cells, boulders (1 cell in 8, hard 1 in 6) and 3-5 (hard 5-8) diamonds; you and the exit on
-random cells. Each turn you move one cell (digging the dirt you walk into; boulders and walls
-block you), then every boulder or diamond with empty space under it falls one row. One that fell
-last turn and finds you under it kills you. The exit opens once every diamond is taken.
+cells (never right under a boulder, so every boulder rests until you dig), boulders (1 cell in 8,
+hard 1 in 6) and 3-5 (hard 5-8) diamonds; you, the exit and the diamonds on random cells joined by
+a path that digs under no boulder (so no boulder ever falls into it). Each turn you move one cell
+(digging the dirt you walk into; boulders and walls block you), then every boulder or diamond with
+empty space under it falls one row. One that fell last turn and finds you under it kills you. The
+exit opens once every diamond is taken.
 Reward: +0.8 / D per diamond (D = diamonds in the level), +0.2 on leaving by the open exit (the
 episode ends); dying pays -1 minus everything earned (the return is then exactly -1). Range [-1, 1].
 """
