@@ -3,7 +3,7 @@
     python bench/compile_times.py                         # every classics/* task, B = 4096
     python bench/compile_times.py --tasks 'classics/sokoban-*' --batch 1024
 
-Four programs per task, each `jax.jit(fn).lower(*args).compile()` on its own: jitted vmapped
+Four programs per task (`--programs` picks some), each `jax.jit(fn).lower(*args).compile()` on its own: jitted vmapped
 `reset` (B keys), `step` (B states, keys, actions), `render` (B states), and `rollout`, the
 auto-reset scan of bench/env_throughput.py (vmap(AutoReset.step) over B envs with random actions
 inside `lax.scan`). Figures are process CPU seconds (robust to load on a shared machine) and wall
@@ -41,7 +41,7 @@ def timed_compile(fn, *args) -> tuple[float, float]:
     return time.process_time() - c, time.perf_counter() - t
 
 
-def task_compile_times(task: str, b: int) -> dict[str, tuple[float, float]]:
+def task_compile_times(task: str, b: int, programs=PROGRAMS) -> dict[str, tuple[float, float]]:
     env = glyphjax.make(task)
     wrapped = AutoReset(env)
     n_actions = env.card.num_actions
@@ -60,18 +60,19 @@ def task_compile_times(task: str, b: int) -> dict[str, tuple[float, float]]:
         return state, r.sum()
 
     jax.clear_caches()
-    return {
-        "reset": timed_compile(jax.vmap(env.reset), keys),
-        "step": timed_compile(jax.vmap(env.step), keys, states, actions),
-        "render": timed_compile(jax.vmap(env.render), states),
-        "rollout": timed_compile(rollout, ar_states, jax.random.PRNGKey(1)),
-    }
+    parts = {"reset": lambda: timed_compile(jax.vmap(env.reset), keys),
+             "step": lambda: timed_compile(jax.vmap(env.step), keys, states, actions),
+             "render": lambda: timed_compile(jax.vmap(env.render), states),
+             "rollout": lambda: timed_compile(rollout, ar_states, jax.random.PRNGKey(1))}
+    return {p: parts[p]() for p in programs}
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tasks", nargs="+", default=["classics/*"], help="task ids or globs")
     ap.add_argument("--batch", type=int, default=4096)
+    ap.add_argument("--programs", nargs="+", default=list(PROGRAMS), choices=PROGRAMS,
+                    help="which programs to compile (default: all four)")
     ap.add_argument("--limit", type=float, default=5.0, help="mark programs over this many CPU-s")
     ap.add_argument("--compiler-option", action="append", default=[], metavar="NAME=VALUE",
                     help="XLA compiler option for every compile (repeatable)")
@@ -91,16 +92,16 @@ def main(argv=None) -> int:
     timed_compile(lambda x: x + 1, jnp.zeros(3))  # JAX's one-off start-up cost, not a task's
     rows = {}
     for task in tasks:
-        rows[task] = task_compile_times(task, args.batch)
-        print(f"{task}: " + ", ".join(f"{p} {rows[task][p][0]:.2f}" for p in PROGRAMS),
+        rows[task] = task_compile_times(task, args.batch, args.programs)
+        print(f"{task}: " + ", ".join(f"{p} {rows[task][p][0]:.2f}" for p in args.programs),
               file=sys.stderr, flush=True)
     opts = f"; compiler options {COMPILER_OPTIONS}" if COMPILER_OPTIONS else ""
     print(f"Compile CPU-s (wall s) at B={args.batch}{opts}; {machine()}; load averages "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end; `!` = over {args.limit:g} CPU-s\n")
-    print("| task | " + " | ".join(PROGRAMS) + " | worst |")
-    print("|---|" + "---:|" * (len(PROGRAMS) + 1))
+    print("| task | " + " | ".join(args.programs) + " | worst |")
+    print("|---|" + "---:|" * (len(args.programs) + 1))
     for task, r in sorted(rows.items(), key=lambda kv: -max(c for c, _ in kv[1].values())):
-        cells = [f"{r[p][0]:.2f}{' !' if r[p][0] > args.limit else ''} ({r[p][1]:.1f})" for p in PROGRAMS]
+        cells = [f"{r[p][0]:.2f}{' !' if r[p][0] > args.limit else ''} ({r[p][1]:.1f})" for p in args.programs]
         print(f"| {task} | " + " | ".join(cells) + f" | {max(c for c, _ in r.values()):.2f} |")
     return 0
 

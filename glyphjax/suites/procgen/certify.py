@@ -6,7 +6,7 @@
 For each game and mode, the planner (`planner.plan`, BFS over the task's own JAX step) searches
 every level seed and `planner.verify` replays what it found; a level is certified when that
 replay wins. Levels left uncertified are searched once more with a wider frontier
-(`--retry-frontier`). Prints the certified share and the distribution of plan lengths (optimal
+(`--retry-frontier`, default 1024 then 4096). Prints the certified share and the distribution of plan lengths (optimal
 where no depth overflowed the frontier).
 """
 
@@ -47,24 +47,30 @@ def _search(env, levels: np.ndarray, frontier: int, batch: int, table_bits: int,
 
 
 def certify_game(task_id: str, levels: np.ndarray, frontier: int, batch: int, table_bits: int = 18,
-                 max_depth: int | None = None, retry_frontier: int = 0) -> dict:
+                 max_depth: int | None = None, retry_frontier: int | tuple = 0) -> dict:
     """Plan and verify every level of `levels` for one task -> a summary row. Levels left
-    uncertified are searched again with `retry_frontier` (when larger than `frontier`)."""
+    uncertified are searched again with each `retry_frontier` in turn (those larger than
+    `frontier`)."""
     import glyphjax
     env = glyphjax.make(task_id)
     t0 = time.process_time()
     found, ok, lengths, over = _search(env, levels, frontier, batch, table_bits, max_depth)
     retried = np.flatnonzero(~ok)
-    if retry_frontier > frontier and retried.size:
-        again = _search(env, levels[retried], retry_frontier, min(8, retried.size), 20, max_depth)
+    retries = [f for f in np.atleast_1d(retry_frontier) if f > frontier]
+    for wider in retries:
+        left = np.flatnonzero(~ok)
+        if not left.size:
+            break
+        bits = 20 if wider <= 1024 else 22
+        again = _search(env, levels[left], int(wider), min(8, left.size), bits, max_depth)
         for arr, new in zip((found, ok, lengths, over), again):
-            arr[retried] = np.where(again[1], new, arr[retried])
+            arr[left] = np.where(again[1], new, arr[left])
     won = lengths[ok]
     q = (lambda p: int(np.percentile(won, p))) if won.size else (lambda p: -1)
     return {"task": task_id, "levels": int(len(levels)), "first_level": int(levels[0]),
             "certified": int(ok.sum()), "found_not_verified": int((found & ~ok).sum()),
-            "overflowed": int(over.sum()), "retried": int(retried.size) if retry_frontier > frontier else 0,
-            "certified_on_retry": int(ok[retried].sum()) if retry_frontier > frontier else 0,
+            "overflowed": int(over.sum()), "retried": int(retried.size) if retries else 0,
+            "certified_on_retry": int(ok[retried].sum()) if retries else 0,
             "length_min": q(0), "length_median": q(50),
             "length_p90": q(90), "length_max": q(100), "cpu_s": round(time.process_time() - t0, 1),
             "uncertified_levels": [int(x) for x in levels[~ok][:20]]}
@@ -81,8 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frontier", type=int, default=None, help="default: FRONTIER[game]")
     ap.add_argument("--max-depth", type=int, default=None, help="default: MAX_DEPTH[game] or max_steps")
     ap.add_argument("--batch", type=int, default=50)
-    ap.add_argument("--retry-frontier", type=int, default=1024,
-                    help="search the levels left uncertified again with this frontier (0: no retry)")
+    ap.add_argument("--retry-frontier", type=int, nargs="+", default=[1024, 4096],
+                    help="search the levels left uncertified again with each of these frontiers in turn (0: no retry)")
     ap.add_argument("--out", default=None, help="write the rows as JSON here")
     args = ap.parse_args(argv)
     import glyphjax

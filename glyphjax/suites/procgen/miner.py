@@ -1,10 +1,12 @@
 """Miner: dig through dirt for every diamond, then leave by the exit (Boulder Dash rules).
 
 Level: an n x n mine (easy n in 10..14, hard 14..20) walled around, filled with dirt, some empty
-cells, boulders (1 cell in 8, hard 1 in 6) and 3-5 (hard 5-8) diamonds; you and the exit on
-random cells. Each turn you move one cell (digging the dirt you walk into; boulders and walls
-block you), then every boulder or diamond with empty space under it falls one row. One that fell
-last turn and finds you under it kills you. The exit opens once every diamond is taken.
+cells (never right under a boulder, so every boulder rests until you dig), boulders (1 cell in 8,
+hard 1 in 6) and 3-5 (hard 5-8) diamonds; you, the exit and the diamonds on random cells joined by
+a path that digs under no boulder (so no boulder ever falls into it). Each turn you move one cell
+(digging the dirt you walk into; boulders and walls block you), then every boulder or diamond with
+empty space under it falls one row. One that fell last turn and finds you under it kills you. The
+exit opens once every diamond is taken.
 Reward: +0.8 / D per diamond (D = diamonds in the level), +0.2 on leaving by the open exit (the
 episode ends); dying pays -1 minus everything earned (the return is then exactly -1). Range [-1, 1].
 """
@@ -34,12 +36,16 @@ def miner_generate(draws, hard, level) -> ProcgenState:
     inner = (_RR > 0) & (_CC > 0) & (_RR < n - 1) & (_CC < n - 1)
     u = draws.uniform((S, S))
     boulder = inner & (u < jnp.where(hard, 1 / 6, 1 / 8))
-    empty = inner & (u > 0.9)
+    under = shift(boulder, 1, 0, False)  # cells right under a boulder
+    empty = inner & (u > 0.9) & ~under  # every boulder rests: none falls before you dig
     world = jnp.where(in_level, jnp.where(inner, DIRT_C, WALL_C), OUT_C)
     world = jnp.where(boulder, BOULDER_C, jnp.where(empty, EMPTY_C, world))
-    first, _ = draws.cell(inner & ~boulder)
+    # Dig only where no boulder is disturbed (never the cell under one): such a path stays open
+    # whatever you do, so every diamond and the exit drawn on it can be reached.
+    safe = inner & ~boulder & ~under
+    first, _ = draws.cell(safe)
     you = (_RR * S + _CC) == first
-    reach = flood(you, inner & ~boulder)
+    reach = flood(you, safe)
     sealed = jnp.sum(reach) < MAX_DIAMONDS + 2  # a start boxed in by boulders: the level keeps none
     world = jnp.where(sealed & boulder, DIRT_C, world)
     reach = jnp.where(sealed, inner, reach)

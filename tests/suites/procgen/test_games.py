@@ -8,7 +8,7 @@ import pytest
 
 import glyphjax
 from glyphjax.core.grid import flood
-from glyphjax.suites.procgen import leaper, mazes, miner, runners
+from glyphjax.suites.procgen import leaper, mazes, miner, runners, towers
 from glyphjax.suites.procgen.engine import fresh_state
 from glyphjax.suites.procgen.env import _generator
 
@@ -165,6 +165,14 @@ def test_miner__a_boulder_falls_once_freed_and_crushes_who_stays_under_it():
     assert dodge[-1][1:] == (0.0, False, 0) and int(dodge[-1][0].world[3, 2]) == miner.FALLING_BOULDER_C
 
 
+def test_miner__golden_frame_shows_the_whole_mine_and_the_hud():
+    env = glyphjax.make("procgen/miner")
+    out = ["██████", "█▓●▓▓█", "█▓▓▓▓█", "█▓@◇▓█", "█▓▓⌂▓█", "██████"]
+    out = [row + "░" * 14 for row in out] + ["░" * 20] * 14
+    assert _grid(env, _mine()) == "\n".join(out)
+    assert glyphjax.render_text(env.card, env.render(_mine())).hud.endswith("Diamonds: 0 / 2")
+
+
 def test_miner__diamonds_pay_their_share_and_the_exit_waits_for_all():
     env = glyphjax.make("procgen/miner")
     steps = _play(env, _mine(), ["RIGHT", "DOWN"])
@@ -176,18 +184,24 @@ def test_miner__diamonds_pay_their_share_and_the_exit_waits_for_all():
 
 
 @pytest.mark.parametrize("task_id", ["procgen/miner", "procgen/miner-hard"])
-def test_miner_levels__the_exit_and_every_diamond_can_be_dug_to_without_moving_a_boulder(task_id):
-    # levels 0..299 (before the generator drew them on dug-to cells, levels 18 and 65 of the easy
-    # mode had one walled in by boulders)
+def test_miner_levels__every_boulder_rests_and_the_goals_can_be_dug_to_without_disturbing_one(task_id):
+    # levels 0..299. Before the generator kept empty cells from under boulders, levels 18 and 65
+    # of the easy mode walled a diamond in by boulders, and level 36 (of 0..999) dropped a
+    # boulder down the only way out of the start: unsolvable levels.
     env = glyphjax.make(task_id)
     s = _generator(env.game)(jnp.arange(300, dtype=jnp.uint32), env.default_params().hard)
-    dig = (s.world == miner.EMPTY_C) | (s.world == miner.DIRT_C) | (s.world == miner.DIAMOND_C) | (s.world == miner.EXIT_C)
-    you = jax.vmap(lambda p: jnp.zeros((miner.S, miner.S), bool).at[p[0], p[1]].set(True))(s.pos)
-    reached = np.asarray(jax.jit(jax.vmap(flood))(you, dig))
     world = np.asarray(s.world)
+    boulder = world == miner.BOULDER_C
+    under = np.zeros_like(boulder)
+    under[:, 1:] = boulder[:, :-1]  # the cell right under a boulder
+    assert not (under & (world == miner.EMPTY_C)).any(), "a boulder would fall before you dig"
+    dig = (world == miner.EMPTY_C) | (world == miner.DIRT_C) | (world == miner.DIAMOND_C) | (world == miner.EXIT_C)
+    you = jax.vmap(lambda p: jnp.zeros((miner.S, miner.S), bool).at[p[0], p[1]].set(True))(s.pos)
+    assert not (np.asarray(you) & under).any(), "a start under a boulder"
+    reached = np.asarray(jax.jit(jax.vmap(flood))(you, jnp.asarray(dig & ~under)))
     targets = (world == miner.DIAMOND_C) | (world == miner.EXIT_C)
     walled = np.flatnonzero((targets & ~reached).any((1, 2)))
-    assert walled.size == 0, f"{task_id}: levels {walled.tolist()} wall a diamond or the exit in"
+    assert walled.size == 0, f"{task_id}: levels {walled.tolist()} need a boulder disturbed to reach a goal"
     assert ((world == miner.DIAMOND_C).sum((1, 2)) == np.asarray(s.total)).all()
 
 
@@ -213,3 +227,48 @@ def test_leaper_hard__neighbouring_river_lanes_move_in_opposite_directions():
     river = ents[:, 4:, 1], alive[:, 4:]  # lanes 4.. are the river (row, signed period, countdown)
     pairs = river[1][:, 1:] & river[1][:, :-1]
     assert pairs.any() and (np.sign(river[0][:, 1:]) != np.sign(river[0][:, :-1]))[pairs].all()
+
+
+# --- jumper and climber ---------------------------------------------------------------------------
+def _cave():
+    """Jumper's 24 x 32 cave, walled around: you on the floor at (22, 2), the carrot at (22, 1)
+    and a spike at (22, 4)."""
+    w = np.zeros((towers.JH, towers.JW), np.int8)
+    w[[0, -1], :] = towers.SOLID_C
+    w[:, [0, -1]] = towers.SOLID_C
+    w[22, 1], w[22, 4] = towers.GOAL_C, towers.SPIKE_C
+    return fresh_state(w, (22, 2), 5, total=1)
+
+
+def test_jumper__golden_view_the_carrot_wins_and_a_spike_kills_with_nothing():
+    env = glyphjax.make("procgen/jumper")
+    out = ["░" * 8 + "▒" + " " * 11] * 6 + ["░" * 8 + "▒¤@ ▲" + " " * 7, "░" * 8 + "▒" * 12] + ["░" * 20] * 4
+    assert _grid(env, _cave()) == "\n".join(out)
+    assert _play(env, _cave(), ["LEFT"])[0][1:] == (1.0, True, 1)
+    spiked = _play(env, _cave(), ["RIGHT", "RIGHT"])
+    assert spiked[0][1:] == (0.0, False, 0) and spiked[1][1:] == (0.0, True, 2)
+
+
+def _tower():
+    """Climber's 48 x 14 tower: you on the floor at (46, 7), the flag at (46, 5), stars at (46, 8)
+    and (44, 3) (S = 2), an enemy at (46, 11) walking left."""
+    w = np.zeros((towers.CH, towers.CW), np.int8)
+    w[-1, :] = towers.SOLID_C
+    w[:, [0, -1]] = towers.SOLID_C
+    w[46, 5], w[46, 8], w[44, 3] = towers.GOAL_C, towers.STAR_C, towers.STAR_C
+    ents = np.array([[46, 11, -1], [0, 0, 1], [0, 0, 1]], np.int32)
+    return fresh_state(w, (46, 7), 9, total=2, ents=ents, alive=np.array([True, False, False]))
+
+
+def test_climber__golden_view_stars_pay_their_share_the_flag_0_2_and_an_enemy_kills():
+    env = glyphjax.make("procgen/climber")
+    row = "▒" + " " * 12 + "▒"
+    out = [row] * 8 + ["▒  ☆         ▒", row, "▒    ⚑ @☆  Ӂ ▒", "▒" * 14] + ["░" * 14] * 8
+    assert _grid(env, _tower()) == "\n".join(out)
+    steps = _play(env, _tower(), ["RIGHT", "RIGHT"])  # the star, then into the oncoming enemy
+    assert steps[0][1:] == (np.float32(0.4), False, 3) and int(steps[0][0].items) == 1
+    assert int(steps[0][0].ents[0, 1]) == 10
+    assert steps[1][1:] == (0.0, True, 2)
+    assert glyphjax.render_text(env.card, env.render(steps[0][0])).hud.split("    ")[2] == "Stars: 1 / 2"
+    flag = _play(env, _tower(), ["LEFT", "LEFT"])
+    assert flag[0][1:] == (0.0, False, 0) and flag[1][1:] == (np.float32(0.2), True, 1)
