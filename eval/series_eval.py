@@ -194,8 +194,12 @@ def _text_policy(cfg):
 
 
 def _constrained(cfg) -> dict:
-    """policy.constrained_actions=true (policy=local): decode one legal action name per turn."""
-    return {"constrained_actions": True} if cfg.policy.get("constrained_actions", False) else {}
+    """policy=local settings the sampler takes: policy.constrained_actions=true (decode one legal
+    action name per turn) and policy.batch_buckets (rows per sampler call; fewer = less memory)."""
+    out = {"constrained_actions": True} if cfg.policy.get("constrained_actions", False) else {}
+    if cfg.policy.name == "local" and cfg.policy.get("batch_buckets"):
+        out["batch_buckets"] = tuple(int(b) for b in cfg.policy.batch_buckets)
+    return out
 
 
 def _text_opponent(cfg):
