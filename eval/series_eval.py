@@ -189,14 +189,23 @@ def _text_policy(cfg):
     model = _model(cfg)
     if cfg.policy.name == "vllm" and not cfg.server.url:
         raise ValueError("policy=vllm needs server.url=http://HOST:PORT/v1")
-    policy = make_policy(str(cfg.policy.name), model=model, server_url=cfg.server.url)
+    policy = make_policy(str(cfg.policy.name), model=model, server_url=cfg.server.url, **_constrained(cfg))
     return policy, _sampling(cfg.policy), _harness(OmegaConf.to_container(cfg.harness, resolve=True))
 
 
+def _constrained(cfg) -> dict:
+    """policy=local settings the sampler takes: policy.constrained_actions=true (decode one legal
+    action name per turn) and policy.batch_buckets (rows per sampler call; fewer = less memory)."""
+    out = {"constrained_actions": True} if cfg.policy.get("constrained_actions", False) else {}
+    if cfg.policy.name == "local" and cfg.policy.get("batch_buckets"):
+        out["batch_buckets"] = tuple(int(b) for b in cfg.policy.batch_buckets)
+    return out
+
+
 def _text_opponent(cfg):
-    """The checkpoint opponent: the local JAX model over `opponent.path`."""
+    """The checkpoint opponent: the local JAX model over `opponent.path` (constrained like the policy)."""
     from rl.llm_eval import make_policy
-    return make_policy("local", model=str(cfg.opponent.path))
+    return make_policy("local", model=str(cfg.opponent.path), **_constrained(cfg))
 
 
 def _array_opponent(task: str, name: str, depth: int):

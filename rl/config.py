@@ -94,6 +94,9 @@ class LocalPolicyConfig(LLMPolicyConfig):
     min_new_tokens_bucket: int = 16
     dtype: Optional[str] = None  # parameter dtype override; null = the checkpoint's
     action_tokens: bool = False  # sample one action-name token after <action>, as rl.action_tokens trains
+    # decode `<action>` + one legal action name (env.legal) + stop through a token trie, with the
+    # masked distribution's log-probs; the trainer masks its log-softmax the same (rl/policies/local.py)
+    constrained_actions: bool = False
 
 
 @dataclass

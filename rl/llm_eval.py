@@ -121,9 +121,9 @@ class MeteredPolicy:
     def __init__(self, policy: Policy, on_call: Callable[[list[Completion], float], None]):
         self._policy, self._on_call = policy, on_call
 
-    def complete(self, conversations, sampling: SamplingParams) -> list[Completion]:
+    def complete(self, conversations, sampling: SamplingParams, **kwargs) -> list[Completion]:
         start = time.perf_counter()
-        out = self._policy.complete(conversations, sampling)
+        out = self._policy.complete(conversations, sampling, **kwargs)  # e.g. legal_actions (constrained)
         self._on_call(out, time.perf_counter() - start)
         return out
 

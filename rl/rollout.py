@@ -159,6 +159,7 @@ class _Move:
     completion: Completion | None = None
     turn: TurnRecord | None = None
     value: float | None = None  # V(s) of the decision state for this seat (record_values)
+    legal: list | None = None  # legal action names, for a policy with constrained_actions
 
 
 class _TaskBatch:
@@ -247,6 +248,14 @@ class _TaskBatch:
             out.append(pairs)
         return out
 
+    def legal(self) -> np.ndarray:
+        """bool[B, num_actions]: each episode's legal moves for the seat to move (`env.legal`)."""
+        fns = self.fns
+        if "legal" not in fns:
+            env = self.env
+            fns["legal"] = jax.jit(jax.vmap(lambda s, p: env.legal(s, p), in_axes=(0, fns["p_axis"])))
+        return np.asarray(jax.device_get(fns["legal"](self.states, self.params)))
+
     def array_actions(self, t: int, player: ArrayPlayer) -> np.ndarray:
         act = _array_player(self.env, player, self.mixed)
         return np.asarray(jax.device_get(act(self.seeds, jnp.int32(t), self.states, self.params)))
@@ -270,6 +279,9 @@ class _HostBatch:
 
     def observations(self, seats: np.ndarray, *row_sets: list[int]) -> list[list[str]]:
         return [[o.render() for o in self.game.observations(rows)] if rows else [] for rows in row_sets]
+
+    def legal(self) -> None:  # a host game's legal moves are not known here: every action is offered
+        return None
 
     def values(self, seats: np.ndarray) -> None:
         return None
@@ -571,11 +583,17 @@ class _Rollout:
             text_obs, narrated_obs = batch.observations(to_play, text_rows, [j for j, _ in narrated])
             if text_rows:
                 values = batch.values(to_play) if self.record_values else None
+                constrained = any(getattr(batch.episodes[j].seats[int(to_play[j])].policy, "constrained_actions",
+                                          False) for j in text_rows)
+                legal = batch.legal() if constrained else None
                 for j, obs in zip(text_rows, text_obs):
                     e = batch.episodes[j]
                     v = None if values is None else float(values[j])
                     obs, image = obs if isinstance(obs, tuple) else (obs, None)
-                    moves.append(_Move(e, e.seats[int(to_play[j])], obs, image=image, value=v))
+                    names = None
+                    if constrained:
+                        names = [a for k, a in enumerate(e.env.card.actions) if legal is None or legal[j, k]]
+                    moves.append(_Move(e, e.seats[int(to_play[j])], obs, image=image, value=v, legal=names))
             if narrated:
                 for (j, a), obs in zip(narrated, narrated_obs):
                     e = batch.episodes[j]
@@ -616,7 +634,11 @@ class _Rollout:
             if not send:
                 continue
             policy = send[0].seat.policy
-            outs = policy.complete([m.conversation for m in send], sampling)
+            if getattr(policy, "constrained_actions", False):  # decode one of each move's legal names
+                outs = policy.complete([m.conversation for m in send], sampling,
+                                       legal_actions=[m.legal for m in send])
+            else:
+                outs = policy.complete([m.conversation for m in send], sampling)
             if len(outs) != len(send):
                 raise RuntimeError(f"policy {_name(policy)} returned {len(outs)} completions for {len(send)} prompts")
             for m, c in zip(send, outs):
@@ -646,7 +668,7 @@ class _Rollout:
                 t=len(e.joint_actions), observation=m.observation, history_shown=m.shown,
                 history_dropped=m.wanted - m.shown, prompt_ids=list(c.prompt_ids),
                 completion_ids=list(c.completion_ids), logprobs=[float(x) for x in c.logprobs],
-                completion=c.text, finish_reason=c.finish_reason, parse_status=status, action=action,
+                allowed=None if c.allowed is None else [list(a) for a in c.allowed], completion=c.text, finish_reason=c.finish_reason, parse_status=status, action=action,
                 action_name=name, reward=0.0, terminated=False, truncated=False,
                 prompt_tokens=len(c.prompt_ids), completion_tokens=len(c.completion_ids),
                 memory=m.memory, seat=seat.seat, value=m.value)

@@ -50,8 +50,8 @@ class FrozenOpponent:
     def __init__(self, policy: Any):
         self._policy = policy
 
-    def complete(self, conversations, sampling):
-        return self._policy.complete(conversations, sampling)
+    def complete(self, conversations, sampling, **kwargs):
+        return self._policy.complete(conversations, sampling, **kwargs)  # e.g. legal_actions (constrained)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._policy, name)

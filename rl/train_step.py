@@ -70,11 +70,21 @@ class Sample:
     logprobs: Sequence[float]  # sampler log-prob of each completion token
     advantage: float
     episode: int = 0  # index of the episode in its batch (for bookkeeping)
+    # constrained decoding: per completion token, the ids the sampler's masked distribution was
+    # over (the trainer renormalises over the same set); None = the full vocabulary
+    allowed: Sequence[Sequence[int]] | None = None
 
     def __post_init__(self):
         if len(self.logprobs) != len(self.completion_ids):
             raise ValueError(f"sample has {len(self.completion_ids)} completion tokens but "
                              f"{len(self.logprobs)} log-probs")
+        if self.allowed is not None:
+            if len(self.allowed) != len(self.completion_ids):
+                raise ValueError(f"sample has {len(self.completion_ids)} completion tokens but "
+                                 f"{len(self.allowed)} allowed sets")
+            for k, (tok, ok) in enumerate(zip(self.completion_ids, self.allowed)):
+                if tok not in ok:
+                    raise ValueError(f"completion token {k} ({tok}) is outside its allowed set {list(ok)}")
         if not self.prompt_ids:
             raise ValueError("sample has an empty prompt (the first completion token needs a context)")
 
@@ -131,6 +141,10 @@ def build_batch(samples: Sequence[Sample], micro_batch_size: int, *, bucket: int
            "adv": np.zeros(wshape, np.float32)}
     if window:
         out["start"] = np.zeros((n_micro * rows, 1), np.int32)
+    constrained = [s for s in samples if s.allowed is not None]
+    if constrained:  # -1 = no restriction at that position (prompt, padding, unconstrained samples)
+        span = max(len(a) for s in constrained for a in s.allowed)
+        out["allowed"] = np.full(wshape + (span,), -1, np.int32)
     for r, i in enumerate(order):
         s = samples[i]
         toks = np.asarray(list(s.prompt_ids) + list(s.completion_ids), np.int32)
@@ -144,15 +158,25 @@ def build_batch(samples: Sequence[Sample], micro_batch_size: int, *, bucket: int
         out["mask"][r, p - 1 - lo:p - 1 - lo + c] = 1.0
         out["q"][r, p - 1 - lo:p - 1 - lo + c] = np.asarray(s.logprobs, np.float32)
         out["adv"][r, :n - lo] = s.advantage
-    return {k: v.reshape(n_micro, rows, v.shape[1]) for k, v in out.items()}
+        if s.allowed is not None:
+            for k, ok in enumerate(s.allowed):
+                out["allowed"][r, p - 1 - lo + k, :len(ok)] = list(ok)
+    return {k: v.reshape((n_micro, rows) + v.shape[1:]) for k, v in out.items()}
 
 
-def token_logprobs(logits: jax.Array, targets: jax.Array, temperature: float = 1.0) -> jax.Array:
-    """log softmax(logits / T)[target] in float32."""
+def token_logprobs(logits: jax.Array, targets: jax.Array, temperature: float = 1.0,
+                   allowed: jax.Array | None = None) -> jax.Array:
+    """log softmax(logits / T)[target] in float32. With `allowed` [..., A] (token ids, -1 =
+    padding): a position with any allowed id renormalises over those ids only (the constrained
+    sampler's masked distribution); a position with none uses the full vocabulary."""
     logits = logits.astype(jnp.float32)
     if temperature != 1.0:
         logits = logits / temperature
     logz = jax.nn.logsumexp(logits, axis=-1)
+    if allowed is not None:
+        sel = jnp.take_along_axis(logits, jnp.maximum(allowed, 0), axis=-1)
+        masked = jax.nn.logsumexp(jnp.where(allowed >= 0, sel, -jnp.inf), axis=-1)
+        logz = jnp.where(jnp.any(allowed >= 0, axis=-1), masked, logz)
     picked = jnp.take_along_axis(logits, targets[..., None], axis=-1)[..., 0]
     return picked - logz
 
@@ -248,7 +272,8 @@ class TrainStep:
             return logits if filt is None else filt(logits)
         if self.config.remat:
             forward = jax.checkpoint(forward, policy=jax.checkpoint_policies.dots_with_no_batch_dims_saveable)
-        return token_logprobs(forward(params, inputs, mb.get("start")), targets, self.config.temperature)
+        return token_logprobs(forward(params, inputs, mb.get("start")), targets, self.config.temperature,
+                              mb.get("allowed"))
 
     def _micro_loss_sum(self, params, mb):
         logp = self._micro_logp(params, mb)

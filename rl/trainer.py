@@ -17,6 +17,16 @@ is used for sampling (budget divisibility, unknown loss/estimator/task, missing 
 resuming, unreachable server). A server that dies or keeps failing mid-run ends `run` with a
 PolicyServerError that names the last checkpoint and says to resume with resume=true.
 
+Constrained actions (`policy.constrained_actions: true`, **ours**, for toy runs whose action names
+are several tokens, e.g. Tic-Tac-Toe's cells with the tiny tokenizer): the local sampler decodes
+`<action>` + one of the turn's legal names (from `env.legal`) + a stop token through a token trie
+(rl/policies/local.py). Each sample carries per completion token the set of ids the sampler's
+masked distribution was over (`Sample.allowed`), and the train step renormalises its own
+log-softmax over exactly that set (rl/train_step.py `token_logprobs`). So the trainer's p and the
+sampler's q are the same masked distribution (ratio 1 on-policy, the loss's importance ratio and
+its gradient are those of the policy that actually played), the tokens trained on are exactly the
+sampled ones, and `<action>` stays a prompt token, never trained.
+
 Action-token mode (`rl.action_tokens: true`, **ours**, for toy runs and the learnability test): the
 assistant turn is prefilled with `<action>` and the one sampled token is restricted to the task's
 action names (each must be a single token); the trainer applies the same restriction to its
@@ -127,6 +137,13 @@ def validate(cfg: Any) -> Plan:
     policy = _get(cfg, "policy.name")
     if policy not in POLICIES:
         raise ConfigError(f"policy={policy!r} cannot be trained; use policy=local or policy=vllm")
+    if _get(cfg, "policy.constrained_actions", False):
+        if policy != "local":
+            raise ConfigError("policy.constrained_actions=true needs policy=local (the JAX sampler decodes through "
+                              "the legal-action trie)")
+        if _get(cfg, "rl.action_tokens", False):
+            raise ConfigError("policy.constrained_actions=true and rl.action_tokens=true are two action modes; "
+                              "set rl.action_tokens=false")
     _check_model(cfg)
     out_dir = Path(_get(cfg, "out_dir", "runs/train"))
     ckpt_dir = Path(_get(cfg, "ckpt_dir") or out_dir / "checkpoints")
@@ -575,7 +592,8 @@ class Trainer:
             pc = c.get("policy", {})
             return LocalPolicy(model, self.tokenizer, batch_buckets=tuple(pc.get("batch_buckets") or DEFAULT_BATCH_BUCKETS),
                                min_prompt_bucket=int(pc.get("min_prompt_bucket") or 64),
-                               min_new_tokens_bucket=int(pc.get("min_new_tokens_bucket") or 16))
+                               min_new_tokens_bucket=int(pc.get("min_new_tokens_bucket") or 16),
+                               constrained_actions=bool(pc.get("constrained_actions") or False))
         from rl.policies.vllm import make_vllm_policy
         return make_vllm_policy(c["policy"], _get(c, "server.url"), _get(c, "server.model"))
 
@@ -702,7 +720,7 @@ class Trainer:
         samples = []
         for i, r in enumerate(records):
             per_turn = turn_advantages(float(adv[i]), r, self.state_value_beta)
-            samples.extend(Sample(t.prompt_ids, t.completion_ids, t.logprobs, a, i)
+            samples.extend(Sample(t.prompt_ids, t.completion_ids, t.logprobs, a, i, t.allowed)
                            for t, a in zip(r.turns, per_turn) if t.completion_ids)
         return samples, adv, records
 

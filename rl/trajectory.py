@@ -65,6 +65,9 @@ class TurnRecord:
     memory_update: CallRecord | None = None  # the separate memory-update call after this turn
     seat: int = 0  # the seat that moved this turn (0 for single-agent tasks)
     value: float | None = None  # V(s) of the state this seat decided in (zero-sum games, when recorded)
+    # constrained decoding: per completion token, the token ids its masked sampling distribution
+    # was over (Completion.allowed); None = the full vocabulary (left out of the JSON then)
+    allowed: list[list[int]] | None = None
 
 
 @dataclasses.dataclass
@@ -114,6 +117,9 @@ class EpisodeRecord:
         """The JSON form: field names as here, except `episode_return` is written as "return"."""
         d = dataclasses.asdict(self)
         d["return"] = d.pop("episode_return")
+        for t in d["turns"]:
+            if t.get("allowed") is None:
+                t.pop("allowed", None)
         return d
 
     def to_json(self) -> str:

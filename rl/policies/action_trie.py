@@ -7,10 +7,14 @@ logits to `allowed[node]` before sampling means only legal completions can be dr
 log-probs of that masked (renormalised) distribution are the sampler's, so a trainer that
 scores the same tokens must apply the same masks (`constrained_logprobs`).
 
-Not yet wired into `LocalPolicy`'s decode loop or the trainer's log-prob pass."""
+Used by `LocalPolicy(constrained_actions=True)` (rl/policies/local.py), which walks the trie on
+the host (`next_tokens` / `step`, sparse: no [nodes, vocab] arrays for a large vocabulary) and
+records each step's allowed set, and by the train step, which masks its log-softmax to the same
+sets (rl/train_step.py). The dense `allowed` / `child` arrays are built on first use."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import jax
@@ -38,14 +42,36 @@ class ActionTrie:
                     ends.append(False)
                 node = edges[node][int(tok)]
             ends[node] = True
-        self.allowed = np.zeros((len(edges), vocab), bool)
-        self.child = np.full((len(edges), vocab), -1, np.int32)
-        for node, out in enumerate(edges):
-            for tok, nxt in out.items():
-                self.allowed[node, tok], self.child[node, tok] = True, nxt
-            if ends[node]:
-                self.allowed[node, list(end_ids)] = True
+        self.vocab, self.end_ids = int(vocab), tuple(int(i) for i in end_ids)
+        self.edges = edges
         self.ends = np.asarray(ends)
+        # per node: the allowed next tokens, sorted (continuations, then end tokens where a name ends)
+        self._next = [sorted(set(out) | (set(self.end_ids) if ends[n] else set())) for n, out in enumerate(edges)]
+
+    def next_tokens(self, node: int) -> list[int]:
+        """Sorted token ids allowed at `node` (continuations of a legal name; end ids where one ends)."""
+        return self._next[node]
+
+    def step(self, node: int, tok: int) -> int:
+        """The node after `tok` from `node`; -1 for an end token (the name is complete)."""
+        if tok not in self._next[node]:
+            raise ValueError(f"token {tok} is not allowed at trie node {node} (allowed: {self._next[node]})")
+        return self.edges[node].get(int(tok), -1)
+
+    @functools.cached_property
+    def allowed(self) -> np.ndarray:
+        out = np.zeros((len(self.edges), self.vocab), bool)
+        for node, toks in enumerate(self._next):
+            out[node, toks] = True
+        return out
+
+    @functools.cached_property
+    def child(self) -> np.ndarray:
+        out = np.full((len(self.edges), self.vocab), -1, np.int32)
+        for node, edges in enumerate(self.edges):
+            for tok, nxt in edges.items():
+                out[node, tok] = nxt
+        return out
 
     def walk(self, tokens: Sequence[int]) -> int:
         """The node reached from the root along `tokens` (-1 once a token leaves the trie)."""

@@ -43,6 +43,9 @@ class Completion:
     completion_ids: list[int]
     logprobs: list[float]  # one per completion token, under the sampling distribution
     finish_reason: str  # FINISH_STOP or FINISH_LENGTH
+    # constrained decoding (LocalPolicy constrained_actions): per completion token, the token ids
+    # its masked sampling distribution was over; None = the full vocabulary
+    allowed: list[list[int]] | None = None
 
     @property
     def truncated(self) -> bool:

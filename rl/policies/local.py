@@ -17,6 +17,20 @@ Compiled programs are bounded: batch rounds up to `batch_buckets`, the prompt le
 and the seed are traced values. `compile_count` counts the programs built (also logged at INFO).
 Randomness: the key of the n-th `complete` call is fold_in(PRNGKey(seed), n), so a run is
 reproducible given its sequence of calls.
+
+Constrained actions (`constrained_actions=True`, `policy.constrained_actions`; ours, for toy runs
+where free text from a small model is almost never a legal move): the rollout engine then passes
+each conversation's legal action names (`complete(..., legal_actions=[[name, ...], ...])`, from
+`env.legal` of the seat to move). The assistant turn is prefilled with `<action>` (part of the
+prompt ids, never trained) and the completion is one legal name's tokens followed by a stop token,
+decoded through a token trie of the legal names (rl/policies/action_trie.py): at every step the
+logits are restricted to the tokens that continue some legal name (or, where a whole name ends,
+the stop tokens) and renormalised, `log_softmax(logits / T)` over that set. The token is drawn from
+that masked distribution, and its log-prob under it is what `Completion.logprobs` reports;
+`Completion.allowed` records each step's allowed set so the trainer can score the same tokens under
+the same masks (rl/train_step.py). The text is `<action>NAME</action>`. Top-k/top-p are not
+applied under the constraint (a setting other than off is refused); temperature 0 takes the
+argmax of the allowed tokens and reports the masked log-softmax at temperature 1.
 """
 
 from __future__ import annotations
@@ -34,6 +48,7 @@ import numpy as np
 from flax import nnx
 
 from rl.models.qwen3 import Qwen3ForCausalLM, positions_from_mask
+from rl.policies.action_trie import ActionTrie
 from rl.policies.base import FINISH_LENGTH, FINISH_STOP, Completion, Conversation, SamplingParams
 from rl.tokenizer import ChatTokenizer
 
@@ -136,6 +151,41 @@ def _generate_program(graphdef, state, tokens, mask, active, stop_ids, max_new, 
     return out_tokens, out_lp, lengths, hit_stop
 
 
+@functools.partial(jax.jit, static_argnames=("graphdef", "cache_len"))
+def _prefill_program(graphdef, state, tokens, mask, *, cache_len: int):
+    """Constrained decoding, step 0: the prompt through the model -> (last logits, cache, next position)."""
+    model = nnx.merge(graphdef, state)
+    cache = model.init_cache(tokens.shape[0], cache_len)
+    positions = positions_from_mask(mask)
+    chunk = min(tokens.shape[1], PREFILL_CHUNK)  # chunked as in _generate_program
+    for c in range(0, tokens.shape[1], chunk):
+        hidden, cache = model.hidden_states(tokens[:, c:c + chunk], positions[:, c:c + chunk], mask[:, c:c + chunk],
+                                            cache)
+    return model.logits(hidden[:, -1]), cache, jnp.sum(mask, axis=-1).astype(jnp.int32)
+
+
+@functools.partial(jax.jit, static_argnames=("graphdef",))
+def _decode_program(graphdef, state, tok, pos, live, cache):
+    """Constrained decoding: one token per row through the cache -> (next logits, cache)."""
+    model = nnx.merge(graphdef, state)
+    hidden, cache = model.hidden_states(tok[:, None], pos[:, None], live[:, None], cache)
+    return model.logits(hidden[:, 0]), cache
+
+
+@jax.jit
+def _masked_pick(logits, idx, temperature, key):
+    """Draw one of each row's allowed tokens `idx` [B, A] (-1 = padding) from the masked,
+    renormalised distribution log_softmax(logits / T) over them -> (token [B], its log-prob [B]).
+    temperature 0: the argmax, with the masked log-softmax at temperature 1."""
+    valid = idx >= 0
+    raw = jnp.take_along_axis(logits.astype(jnp.float32), jnp.maximum(idx, 0), axis=-1)
+    raw = jnp.where(valid, raw, -jnp.inf)
+    lp = jax.nn.log_softmax(raw / jnp.where(temperature > 0, temperature, 1.0), axis=-1)
+    j = jnp.where(temperature > 0, jax.random.categorical(key, lp, axis=-1), jnp.argmax(raw, axis=-1))
+    picked = jnp.take_along_axis(lp, j[:, None], axis=-1)[:, 0]
+    return jnp.take_along_axis(idx, j[:, None], axis=-1)[:, 0], picked
+
+
 @dataclasses.dataclass
 class Generation:
     """Raw sampler output for one prompt."""
@@ -153,8 +203,11 @@ class LocalPolicy:
 
     def __init__(self, model: Qwen3ForCausalLM, tokenizer: ChatTokenizer, *,
                  batch_buckets: Sequence[int] = DEFAULT_BATCH_BUCKETS, min_prompt_bucket: int = 64,
-                 min_new_tokens_bucket: int = 16, stop_token_ids: Sequence[int] | None = None):
-        """stop_token_ids: ids that end a row (default: the tokenizer's eos ids; [] = never stop early)."""
+                 min_new_tokens_bucket: int = 16, stop_token_ids: Sequence[int] | None = None,
+                 constrained_actions: bool = False):
+        """stop_token_ids: ids that end a row (default: the tokenizer's eos ids; [] = never stop early).
+        constrained_actions: ask the rollout engine for each turn's legal action names and decode one
+        of them (see the module docstring)."""
         if not batch_buckets or any(b < 1 for b in batch_buckets):
             raise ValueError(f"batch_buckets must be positive integers, got {batch_buckets!r}")
         self.tokenizer = tokenizer
@@ -168,6 +221,9 @@ class LocalPolicy:
         self._stop_ids = jnp.asarray(self.stop_token_ids, jnp.int32).reshape(-1)
         self._compiles = 0
         self._calls = 0
+        self.constrained_actions = bool(constrained_actions)
+        self._tries: dict[tuple[str, ...], tuple[ActionTrie, dict[tuple[int, ...], str]]] = {}
+        self._action_prefix: list[int] | None = None
 
     # -- construction ----------------------------------------------------------------------------
 
@@ -188,7 +244,8 @@ class LocalPolicy:
         return cls.from_pretrained(resolve_model_path(model_path, seed=seed), dtype=get("dtype"),
                                    batch_buckets=tuple(get("batch_buckets") or DEFAULT_BATCH_BUCKETS),
                                    min_prompt_bucket=int(get("min_prompt_bucket") or 64),
-                                   min_new_tokens_bucket=int(get("min_new_tokens_bucket") or 16))
+                                   min_new_tokens_bucket=int(get("min_new_tokens_bucket") or 16),
+                                   constrained_actions=bool(get("constrained_actions") or False))
 
     def update_model(self, model: Qwen3ForCausalLM) -> None:
         """Swap in new weights (same architecture) without recompiling, e.g. after a trainer step."""
@@ -282,17 +339,119 @@ class LocalPolicy:
         ids = g.completion_ids[:-1] if g.finish_reason == FINISH_STOP else g.completion_ids
         return self.tokenizer.decode(ids)
 
-    def complete(self, conversations: Sequence[Conversation], sampling: SamplingParams) -> list[Completion]:
-        """Chat-template each conversation, sample, and return completions with ids and log-probs."""
+    def complete(self, conversations: Sequence[Conversation], sampling: SamplingParams,
+                 legal_actions: Sequence[Sequence[str]] | None = None) -> list[Completion]:
+        """Chat-template each conversation, sample, and return completions with ids and log-probs.
+        With `legal_actions` (one list of names per conversation): constrained decoding of one legal
+        name each (module docstring)."""
         if any(not isinstance(m["content"], str) for c in conversations for m in c):
             raise ValueError("the local JAX policy is text-only: it cannot read image messages "
                              "(harness.obs_format=pixels); use policy=vllm with a vision model, or "
                              "harness.obs_format=glyph|native_text")
+        if legal_actions is not None:
+            return self._complete_constrained(conversations, sampling, legal_actions)
         prompts = self.tokenizer.encode_conversations(conversations)
         gens = self.generate_ids(prompts, sampling)
         return [Completion(text=self._text(g), prompt_ids=list(p),
                            completion_ids=g.completion_ids, logprobs=g.logprobs, finish_reason=g.finish_reason)
                 for p, g in zip(prompts, gens)]
+
+
+    # -- constrained actions ---------------------------------------------------------------------
+
+    def _trie(self, names: Sequence[str]) -> tuple[ActionTrie, dict[tuple[int, ...], str]]:
+        """The token trie of these legal names (cached per name set) and token sequence -> name."""
+        key = tuple(names)
+        if key not in self._tries:
+            if not key:
+                raise ValueError("constrained decoding got a turn with no legal action")
+            if not self.stop_token_ids:
+                raise ValueError("constrained decoding ends each name with a stop token; this policy has none")
+            seqs = {tuple(self.tokenizer.hf.encode(n, add_special_tokens=False)): n for n in key}
+            if len(seqs) != len(set(key)):
+                raise ValueError(f"two legal action names of {list(key)} tokenize to the same ids")
+            trie = ActionTrie(list(seqs), self.config.vocab_size, self.stop_token_ids)
+            self._tries[key] = (trie, seqs)
+        return self._tries[key]
+
+    def _complete_constrained(self, conversations, sampling: SamplingParams,
+                              legal_actions: Sequence[Sequence[str]]) -> list[Completion]:
+        if len(legal_actions) != len(conversations):
+            raise ValueError(f"legal_actions has {len(legal_actions)} entries for {len(conversations)} conversations")
+        if sampling.top_k > 0 or sampling.top_p < 1.0:
+            raise ValueError("constrained action decoding applies temperature only; set top_k=0 and top_p=1 "
+                             f"(got top_k={sampling.top_k}, top_p={sampling.top_p})")
+        if self._action_prefix is None:
+            self._action_prefix = self.tokenizer.hf.encode("<action>", add_special_tokens=False)
+        prompts = [list(p) + self._action_prefix for p in self.tokenizer.encode_conversations(conversations)]
+        tries = [self._trie(names) for names in legal_actions]
+        depth = max(len(seq) for _, seqs in tries for seq in seqs) + 1  # the longest name and its stop token
+        if depth > sampling.max_new_tokens:
+            raise ValueError(f"the longest legal action name takes {depth} tokens with its stop token, more than "
+                             f"max_new_tokens={sampling.max_new_tokens}; raise policy.max_new_tokens")
+        limit = self.config.max_position_embeddings
+        if max(len(p) for p in prompts) + depth > limit:
+            raise ValueError(f"a prompt of {max(len(p) for p in prompts)} tokens leaves no room for an action name "
+                             f"within the model's context ({limit} tokens)")
+        key = jax.random.fold_in(jax.random.PRNGKey(sampling.seed), self._calls)
+        self._calls += 1
+        out: list[Completion] = []
+        chunk = self.batch_buckets[-1]
+        for c, start in enumerate(range(0, len(prompts), chunk)):
+            out.extend(self._constrained_chunk(prompts[start:start + chunk], tries[start:start + chunk], depth,
+                                               sampling, jax.random.fold_in(key, c)))
+        return out
+
+    def _constrained_chunk(self, prompts, tries, depth: int, sampling: SamplingParams, key) -> list[Completion]:
+        n = len(prompts)
+        bsz = self._batch_bucket(n)
+        plen = _next_pow2(max(len(p) for p in prompts), self.min_prompt_bucket)
+        pad = int(self.tokenizer.pad_token_id)
+        tokens = np.full((bsz, plen), pad, np.int32)
+        mask = np.zeros((bsz, plen), bool)
+        for i, p in enumerate(prompts):
+            tokens[i, plen - len(p):] = p
+            mask[i, plen - len(p):] = True
+        mask[n:, -1] = True  # padding rows hold one token so their (unused) attention is defined
+        logits, cache, pos = _prefill_program(self._graphdef, self._state, jnp.asarray(tokens), jnp.asarray(mask),
+                                              cache_len=plen + _next_pow2(depth, 8))
+        nodes = [0] * n
+        ids: list[list[int]] = [[] for _ in range(n)]
+        lps: list[list[float]] = [[] for _ in range(n)]
+        allowed: list[list[list[int]]] = [[] for _ in range(n)]
+        temperature = jnp.float32(sampling.temperature)
+        for step in range(depth):
+            live = [i for i in range(n) if nodes[i] >= 0]
+            if not live:
+                break
+            width = _next_pow2(max(len(tries[i][0].next_tokens(nodes[i])) for i in live), 16)  # few compiles
+            idx = np.full((bsz, width), -1, np.int32)
+            idx[:, 0] = pad  # finished and padding rows draw a dummy token, never recorded
+            for i in live:
+                nxt = tries[i][0].next_tokens(nodes[i])
+                idx[i, :len(nxt)] = nxt
+                idx[i, len(nxt):] = -1
+            tok, lp = jax.device_get(_masked_pick(logits, jnp.asarray(idx), temperature,
+                                                  jax.random.fold_in(key, step)))
+            for i in live:
+                t = int(tok[i])
+                ids[i].append(t)
+                lps[i].append(float(lp[i]))
+                allowed[i].append(tries[i][0].next_tokens(nodes[i]))
+                nodes[i] = tries[i][0].step(nodes[i], t)
+            if all(nodes[i] < 0 for i in range(n)):
+                break
+            is_live = np.zeros(bsz, bool)
+            is_live[[i for i in range(n) if nodes[i] >= 0]] = True
+            logits, cache = _decode_program(self._graphdef, self._state, jnp.asarray(np.where(is_live, tok, pad)),
+                                            pos, jnp.asarray(is_live), cache)
+            pos = pos + 1
+        out = []
+        for i in range(n):
+            name = tries[i][1][tuple(ids[i][:-1])]
+            out.append(Completion(text=f"<action>{name}</action>", prompt_ids=list(prompts[i]), completion_ids=ids[i],
+                                  logprobs=lps[i], finish_reason=FINISH_STOP, allowed=allowed[i]))
+        return out
 
 
 def load_local_policy(path: str | os.PathLike | Path | None = None, **kwargs) -> LocalPolicy:
