@@ -16,6 +16,7 @@ from glyphjax.suites.arcade.asteroids import ASTEROIDS
 from glyphjax.suites.arcade.atlantis import ATLANTIS
 from glyphjax.suites.arcade.bankheist import BANKHEIST
 from glyphjax.suites.arcade.beamrider import BEAMRIDER
+from glyphjax.suites.arcade.berzerk import BERZERK
 from glyphjax.suites.arcade.bowling import BOWLING
 from glyphjax.suites.arcade.boxing import BOXING
 from glyphjax.suites.arcade.breakout import BREAKOUT
@@ -54,6 +55,7 @@ GAMES = {g.name: g for g in (
     ATLANTIS,
     BANKHEIST,
     BEAMRIDER,
+    BERZERK,
     BOWLING,
     BOXING,
     BREAKOUT,
