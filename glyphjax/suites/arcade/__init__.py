@@ -15,6 +15,7 @@ from glyphjax.suites.arcade.asterix import ASTERIX
 from glyphjax.suites.arcade.asteroids import ASTEROIDS
 from glyphjax.suites.arcade.atlantis import ATLANTIS
 from glyphjax.suites.arcade.bankheist import BANKHEIST
+from glyphjax.suites.arcade.battlezone import BATTLEZONE
 from glyphjax.suites.arcade.beamrider import BEAMRIDER
 from glyphjax.suites.arcade.berzerk import BERZERK
 from glyphjax.suites.arcade.bowling import BOWLING
@@ -23,6 +24,7 @@ from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.centipede import CENTIPEDE
 from glyphjax.suites.arcade.choppercommand import CHOPPERCOMMAND
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
+from glyphjax.suites.arcade.doubledunk import DOUBLEDUNK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.enduro import ENDURO
 from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
@@ -37,6 +39,7 @@ from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
+from glyphjax.suites.arcade.robotank import ROBOTANK
 from glyphjax.suites.arcade.seaquest import SEAQUEST
 from glyphjax.suites.arcade.skiing import SKIING
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
@@ -44,6 +47,7 @@ from glyphjax.suites.arcade.stargunner import STARGUNNER
 from glyphjax.suites.arcade.surround import SURROUND
 from glyphjax.suites.arcade.tennis import TENNIS
 from glyphjax.suites.arcade.timepilot import TIMEPILOT
+from glyphjax.suites.arcade.wizardofwor import WIZARDOFWOR
 from glyphjax.suites.arcade.zaxxon import ZAXXON
 
 GAMES = {g.name: g for g in (
@@ -54,6 +58,7 @@ GAMES = {g.name: g for g in (
     ASTEROIDS,
     ATLANTIS,
     BANKHEIST,
+    BATTLEZONE,
     BEAMRIDER,
     BERZERK,
     BOWLING,
@@ -62,6 +67,7 @@ GAMES = {g.name: g for g in (
     CENTIPEDE,
     CHOPPERCOMMAND,
     DEMONATTACK,
+    DOUBLEDUNK,
     ENDURO,
     FISHINGDERBY,
     FREEWAY,
@@ -75,6 +81,7 @@ GAMES = {g.name: g for g in (
     PONG,
     QBERT,
     RIVERRAID,
+    ROBOTANK,
     SEAQUEST,
     SKIING,
     SPACEINVADERS,
@@ -82,6 +89,7 @@ GAMES = {g.name: g for g in (
     SURROUND,
     TENNIS,
     TIMEPILOT,
+    WIZARDOFWOR,
     ZAXXON,
 )}
 

@@ -83,7 +83,7 @@ BERZERK = Game(
     glyphs={WALL: "electrified wall (touching it kills you)", ROBOT: "robot", **gunfight.GUN_GLYPHS},
     rules=_rules, reset=_reset, step=_step, paint=lambda st, s: gunfight.paint(st), scripted=_scripted,
     mini=Setting(size=MINI.size, max_steps=200, target=len(MINI.homes), rate=0.15, period=3, caps=(5, 1, 3)),
-    atari=Setting(size=ATARI.size, max_steps=10000, target=30, rate=0.15, period=2, caps=(len(ATARI.homes), 1, 4)),
+    atari=Setting(size=ATARI.size, max_steps=10000, target=30, rate=0.1, period=3, caps=(len(ATARI.homes), 1, 4)),
     draws=(0, 2 * 6 + 4), events=gunfight.GUN_EVENTS,
     death="a robot or a bolt meets you or you touch a wall", death_message="You were killed. Game over.",
 )

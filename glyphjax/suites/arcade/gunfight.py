@@ -4,8 +4,9 @@ the way you face and are shot at (Berzerk, Wizard of Wor, Battlezone, Robot Tank
 The field is `ArcadeState.field` with `maze.py`'s codes (corridor, wall) drawn from a text
 layout (`maze.layout`: 'P' your start, 'G' where the foes start). A turn (`turn`):
 
-1. You move one cell (LEFT/RIGHT/UP/DOWN; a move turns you that way, `ArcadeState.heading`,
-   even into a wall, which blocks you; `electric` walls kill you instead, Berzerk's rule) or FIRE:
+1. LEFT/RIGHT/UP/DOWN turn you to face that way (`ArcadeState.heading`) or, when you already
+   face it, step one cell that way (a wall blocks you; `electric` walls kill you instead,
+   Berzerk's rule), as a tank turns before it drives; or FIRE:
    a beam the way you face, up to `reach` cells, stopped by walls (`maze.ray`), destroys the first
    foe on it (`maze.first_on`).
 2. Foes' bullets (`ArcadeState.bombs`) fly one cell a turn and vanish at walls.
@@ -15,7 +16,8 @@ layout (`maze.layout`: 'P' your start, 'G' where the foes start). A turn (`turn`
 4. A foe meeting you (same cell or swapped cells, `physics.meets`) kills you; a bullet meeting
    you is a hit, and `hits` hits (Robot Tank's systems; `ArcadeState.phase` counts them) kill.
 5. With probability `rate` one random foe that has you in its line (same row or column, no wall
-   between, at most `reach` cells) fires a bullet along it.
+   between, at most `reach` cells) fires a bullet along it: the bullet appears on the cell in
+   front of the foe (when that is your cell, it hits you at once) and flies from the next turn.
 6. Where the setting's target is larger than its foe pool (the extended settings), a destroyed
    foe is replaced: with probability `ENTER` a turn a new one appears at a random open cell more
    than `GAP` cells (Chebyshev) from you.
@@ -83,9 +85,10 @@ def turn(draws, state, action, s: Setting, params, *, reach: int, electric: bool
     field, foes = state.field, state.foes
     delta = action_delta(action, GUN_MOVES)
     moving = (action >= 1) & (action <= 4)
+    ahead = moving & (delta == state.heading).all()
     heading = jnp.where(moving, delta, state.heading).astype(jnp.int32)
-    you = maze.walk(field, state.player, delta)
-    zapped = electric & moving & (you == state.player).all()
+    you = maze.walk(field, state.player, jnp.where(ahead, delta, 0))
+    zapped = electric & ahead & (you == state.player).all()
     hit = maze.first_on(foes, maze.ray(field, you, heading, reach), you) & (action == FIRE)
     foes = entities.kill(foes, hit)
     bullets = entities.advance(state.bombs, h, w)
@@ -98,19 +101,22 @@ def turn(draws, state, action, s: Setting, params, *, reach: int, electric: bool
     rammed = meets(foes, moved, state.player, you).any()
     struck = meets(state.bombs, bullets, state.player, you)
     bullets = entities.kill(bullets, struck)
-    damage = state.phase + struck.any().astype(jnp.int32)
     lined, d = in_line(field, moved.pos, you, reach)
     lined &= moved.alive
     gunner = jnp.argmax(lined & (jnp.cumsum(lined) - 1 == jnp.floor(draws.uniform() * lined.sum()).astype(jnp.int32)))
-    bullets = entities.spawn(bullets, moved.pos[gunner], d[gunner], 0,
-                             where=lined.any() & (draws.uniform() < params.rate))
+    fires = lined.any() & (draws.uniform() < params.rate)
+    muzzle = moved.pos[gunner] + d[gunner]
+    point_blank = fires & (muzzle == you).all()
+    bullets = entities.spawn(bullets, muzzle, d[gunner], 0, where=fires & ~point_blank)
+    struck = struck.any() | point_blank
     if s.target > s.caps[0]:
         cell, found = draws.cell(spawn_cells(field, moved, you))
         moved = entities.spawn(moved, jnp.stack([cell // w, cell % w]).astype(jnp.int32), jnp.zeros(2, jnp.int32), 0,
                                where=found & (draws.uniform() < ENTER), timer=1)
+    damage = state.phase + struck.astype(jnp.int32)
     died = rammed | zapped | (damage >= hits)
     kills = hit.sum().astype(jnp.int32)
-    event = jnp.where(kills > 0, EV_KILL, jnp.where(struck.any(), EV_HIT, 0))
+    event = jnp.where(kills > 0, EV_KILL, jnp.where(struck, EV_HIT, 0))
     nxt = state.replace(player=you, heading=heading, foes=moved, bombs=bullets, phase=damage)
     return nxt, Outcome(gained=kills, died=died, event=event)
 
@@ -131,8 +137,8 @@ def cells(wall: str, foe: str) -> str:
 def policy(key, state, params, *, reach: int, electric: bool = False) -> jax.Array:
     """The scripted gunner: rates each action and takes the best. Ruinous: ending the turn where a
     bullet will be (or swapping with one), next to a foe, or (electric walls) walking into a
-    wall; FIRE with a foe in the line of fire; turning towards a foe in line at least 3 cells
-    away; otherwise a step towards the nearest foe (maze distance), keeping 2 cells from foes."""
+    wall; bad: standing in the line of a foe you do not face; good: FIRE with a foe in the line
+    of fire, turning towards a foe in line at least 3 cells away; otherwise a step towards the nearest foe (maze distance), keeping 2 cells from foes."""
     field, you, foes = state.field, state.player, state.foes
     h, w = field.shape
     open_ = field != maze.WALL
@@ -140,7 +146,7 @@ def policy(key, state, params, *, reach: int, electric: bool = False) -> jax.Arr
     dirs = moves[1:5]
     seen = jnp.stack([maze.first_on(foes, maze.ray(field, you, d, reach), you) for d in dirs])  # [4, N]
     dist = jnp.abs(foes.pos - you[None]).max(-1)
-    far = (seen & (dist >= 3)[None]).any(-1)
+    far = (seen & (dist >= 2)[None]).any(-1)
     facing = (dirs == state.heading[None]).all(-1)
     occupied = entities.occupancy(foes, h, w) > 0
     goal = bfs_distances(open_, occupied)
@@ -149,14 +155,18 @@ def policy(key, state, params, *, reach: int, electric: bool = False) -> jax.Arr
     b_next = b.pos + b.vel
 
     def value(a):
-        cell = maze.walk(field, you, moves[a])
+        ahead = (moves[a] == state.heading).all() & (a >= 1) & (a <= 4)
+        cell = maze.walk(field, you, jnp.where(ahead, moves[a], 0))
         lands = (b.alive & ((b_next == cell[None]).all(-1) | ((b.pos == cell[None]).all(-1)
                                                              & (b_next == you[None]).all(-1)))).any()
-        zap = electric & (a >= 1) & (a <= 4) & (cell == you).all()
+        zap = electric & ahead & (cell == you).all()
         td = threat[cell[0], cell[1]]
+        head = jnp.where((a >= 1) & (a <= 4), moves[a], state.heading)
+        lined, d = in_line(field, foes.pos, cell, reach)
+        exposed = (lined & foes.alive & ~(d == -head[None]).all(-1)).any()
         fire = (a == FIRE) & (seen.any(-1) & facing).any()
         aim = (a >= 1) & (a <= 4) & far[jnp.clip(a - 1, 0, 3)] & ~facing[jnp.clip(a - 1, 0, 3)]
-        return (-1000.0 * (lands | zap | (td <= 1)) - 20.0 * (td == 2) + 50.0 * fire + 30.0 * aim
+        return (-1000.0 * (lands | zap | (td <= 1)) - 20.0 * (td == 2) - 30.0 * exposed + 50.0 * fire + 30.0 * aim
                 - jnp.minimum(goal[cell[0], cell[1]], UNREACHED).astype(jnp.float32) * 1.0)
 
     noise = 0.5 * jax.random.uniform(key, (len(GUN_ACTIONS),))
