@@ -3,8 +3,9 @@
 MiniAtari: 12x14 field, 3 enemy tanks (all of them, the reference's N), 200 turns. Atari: 20x20
 field, 3 tanks at a time, N = 10 (the reference's W), 10,000 turns. Seen from above (the Atari
 game is first-person): the field's edge and the obstacles are walls that block tanks and shells.
-A turn is `gunfight.turn`: you drive one cell and face that way or FIRE a shell up to REACH cells
-the way you face that destroys the first tank on it (+1/N); enemy tanks drive one cell every
+A turn is `gunfight.turn`: a move turns your tank that way, or drives one
+cell when it already faces it; FIRE sends a shell up to REACH cells the way you face that
+destroys the first tank (+1/N) or enemy shell on it; enemy tanks drive one cell every
 `period` turns (3 / 2) towards you (`core.chase`: no reversing but at dead ends, a random way with
 probability `gunfight.WANDER`) and, with probability `rate`, one that has you in its row or
 column (no obstacle between, within REACH) fires a shell that flies one cell a turn. An enemy
@@ -66,8 +67,8 @@ def _rules(s: Setting) -> str:
             f"shells. Enemy tanks {TANK} drive one cell every {s.period} turns towards you; a tank with you in "
             f"its row or column (no wall between, within {REACH} cells) may fire a shell {gunfight.SHOT} that "
             "flies one cell a turn. Your tank is drawn as an arrow showing the way it faces: a move turns it "
-            f"that way. FIRE shoots the way you face: the first tank within {REACH} cells (walls stop the "
-            "shell) is destroyed. An enemy tank or a shell meeting you destroys you."
+            "that way, or drives one cell when it already faces it. FIRE shoots the way you face: the first "
+            f"tank or shell within {REACH} cells (walls stop it) is destroyed. An enemy tank or a shell meeting you destroys you."
             + (" Destroyed tanks are replaced by new ones appearing away from you." if s.target > s.caps[0] else ""))
 
 

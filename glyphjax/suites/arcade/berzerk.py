@@ -1,10 +1,11 @@
 """Berzerk: shoot the robots of an electrified room before they shoot you (pattern D).
 
 MiniAtari: 10x16 room, 5 robots (all of them, the reference's N), 200 turns. Atari: 16x20 room,
-6 robots at a time, N = 30 robots (the reference's 5 rooms x 6), 10,000 turns. The room is drawn
+4 robots at a time, N = 30 robots (the reference's 5 rooms x 6), 10,000 turns. The room is drawn
 here (`gunfight` layouts): border and inner walls are electrified: a move into a wall kills you
-(-1, the end). A turn is `gunfight.turn`: you move and face that way, or FIRE a beam up to
-REACH cells the way you face that destroys the first robot on it (+1/N); robots walk at you one
+(-1, the end). A turn is `gunfight.turn`: a move turns you that way, or steps one cell when
+you already face it; FIRE sends a beam up to REACH cells the way you face that destroys the
+first robot (+1/N) or bolt on it; robots walk at you one
 cell every `period` turns (3 / 2), and with probability `rate` one that has you in its row or
 column (no wall between, within REACH) fires a bolt that flies one cell a turn; a bolt or a robot
 meeting you kills you. At the Atari setting a destroyed robot is replaced by a new one appearing
@@ -42,7 +43,7 @@ ATARI = maze.layout(maze.mirrored((
     "#         ",
     "###    ###",
     "#       ##",
-    "#  G      ",
+    "#         ",
     "#     ##  ",
     "#     #   ",
     "#  ####   ",
@@ -58,9 +59,10 @@ def _rules(s: Setting) -> str:
     return (f"Berzerk. The room's walls {WALL} are electrified: moving into one kills you. Robots "
             f"{ROBOT} walk towards you one cell every {s.period} turns; a robot with you in its row or "
             f"column (no wall between, within {REACH} cells) may fire a bolt {gunfight.SHOT} that flies one "
-            "cell a turn. You are drawn as an arrow showing the way you face: a move turns you that way. "
-            f"FIRE shoots the way you face: the first robot within {REACH} cells (walls stop the shot) "
-            "is destroyed. A robot or a bolt meeting you kills you."
+            "cell a turn. You are drawn as an arrow showing the way you face: a move turns you that way, or "
+            "steps one cell when you already face it. "
+            f"FIRE shoots the way you face: the first robot or bolt within {REACH} cells (walls stop the "
+            "shot) is destroyed. A robot or a bolt meeting you kills you."
             + (" Destroyed robots are replaced by new ones appearing away from you." if s.target > s.caps[0] else ""))
 
 

@@ -8,7 +8,7 @@ layout (`maze.layout`: 'P' your start, 'G' where the foes start). A turn (`turn`
    face it, step one cell that way (a wall blocks you; `electric` walls kill you instead,
    Berzerk's rule), as a tank turns before it drives; or FIRE:
    a beam the way you face, up to `reach` cells, stopped by walls (`maze.ray`), destroys the first
-   foe on it (`maze.first_on`).
+   foe or foe's bullet on it (`maze.first_on`).
 2. Foes' bullets (`ArcadeState.bombs`) fly one cell a turn and vanish at walls.
 3. Foes move one cell every `period` turns towards you by straight-line distance along open
    cells (`core.chase.chase_step`: no reversing but at dead ends), taking a random open way
@@ -40,7 +40,7 @@ from glyphjax.suites.arcade.physics import meets
 
 GUN_ACTIONS = maze.MAZE_ACTIONS + ("FIRE",)
 GUN_MOVES = maze.MAZE_MOVES + ((0, 0),)
-FIRE, WANDER, ENTER, GAP = 5, 0.1, 0.2, 3
+FIRE, WANDER, ENTER, GAP = 5, 0.1, 0.05, 3
 SHOT = "◌"  # a foe's bullet
 GUN_GLYPHS = {SHOT: "enemy shot (flies one cell a turn)", **FACING_GLYPHS}
 EV_KILL, EV_HIT = 1, 2
@@ -79,6 +79,15 @@ def in_line(field: jax.Array, pos: jax.Array, you: jax.Array, reach: int) -> tup
     return aligned & rays[:, you[0], you[1]], d
 
 
+def _first_hit(foes: entities.Pool, bullets: entities.Pool, beam: jax.Array, you: jax.Array):
+    """-> (bool[N] the foe, bool[M] the bullet your beam meets first (at most one of the two))."""
+    foe = maze.first_on(foes, beam, you)
+    bullet = maze.first_on(bullets, beam, you)
+    gap = lambda p, m: jnp.where(m, jnp.abs(p.pos - you[None]).sum(-1), 1 << 20).min()
+    nearer = gap(bullets, bullet) < gap(foes, foe)
+    return foe & ~nearer, bullet & nearer
+
+
 def turn(draws, state, action, s: Setting, params, *, reach: int, electric: bool = False, hits: int = 1):
     """One turn of a gunfight (module docstring) -> (state, Outcome). Draws: 2N + 3 numbers."""
     h, w = s.size
@@ -89,9 +98,11 @@ def turn(draws, state, action, s: Setting, params, *, reach: int, electric: bool
     heading = jnp.where(moving, delta, state.heading).astype(jnp.int32)
     you = maze.walk(field, state.player, jnp.where(ahead, delta, 0))
     zapped = electric & ahead & (you == state.player).all()
-    hit = maze.first_on(foes, maze.ray(field, you, heading, reach), you) & (action == FIRE)
+    beam = maze.ray(field, you, heading, reach)
+    hit, blocked = _first_hit(foes, state.bombs, beam, you)
+    hit &= action == FIRE
     foes = entities.kill(foes, hit)
-    bullets = entities.advance(state.bombs, h, w)
+    bullets = entities.advance(entities.kill(state.bombs, blocked & (action == FIRE)), h, w)
     bullets = entities.kill(bullets, field[jnp.clip(bullets.pos[:, 0], 0, h - 1), jnp.clip(bullets.pos[:, 1], 0, w - 1)]
                             == maze.WALL)
     due = ((state.t % params.period) == 0) & (foes.timer == 0)
@@ -137,14 +148,15 @@ def cells(wall: str, foe: str) -> str:
 def policy(key, state, params, *, reach: int, electric: bool = False) -> jax.Array:
     """The scripted gunner: rates each action and takes the best. Ruinous: ending the turn where a
     bullet will be (or swapping with one), next to a foe, or (electric walls) walking into a
-    wall; bad: standing in the line of a foe you do not face; good: FIRE with a foe in the line
-    of fire, turning towards a foe in line at least 3 cells away; otherwise a step towards the nearest foe (maze distance), keeping 2 cells from foes."""
+    wall; bad: standing in the line of a foe you do not face; good: FIRE with a foe or a bullet
+    in the line of fire, turning towards a foe in line at least 3 cells away; otherwise a step towards the nearest foe (maze distance), keeping 2 cells from foes."""
     field, you, foes = state.field, state.player, state.foes
     h, w = field.shape
     open_ = field != maze.WALL
     moves = jnp.array(GUN_MOVES, jnp.int32)
     dirs = moves[1:5]
     seen = jnp.stack([maze.first_on(foes, maze.ray(field, you, d, reach), you) for d in dirs])  # [4, N]
+    incoming = maze.first_on(state.bombs, maze.ray(field, you, state.heading, reach), you).any()
     dist = jnp.abs(foes.pos - you[None]).max(-1)
     far = (seen & (dist >= 2)[None]).any(-1)
     facing = (dirs == state.heading[None]).all(-1)
@@ -164,10 +176,10 @@ def policy(key, state, params, *, reach: int, electric: bool = False) -> jax.Arr
         head = jnp.where((a >= 1) & (a <= 4), moves[a], state.heading)
         lined, d = in_line(field, foes.pos, cell, reach)
         exposed = (lined & foes.alive & ~(d == -head[None]).all(-1)).any()
-        fire = (a == FIRE) & (seen.any(-1) & facing).any()
+        fire = (a == FIRE) & ((seen.any(-1) & facing).any() | incoming)
         aim = (a >= 1) & (a <= 4) & far[jnp.clip(a - 1, 0, 3)] & ~facing[jnp.clip(a - 1, 0, 3)]
         return (-1000.0 * (lands | zap | (td <= 1)) - 20.0 * (td == 2) - 30.0 * exposed + 50.0 * fire + 30.0 * aim
-                - jnp.minimum(goal[cell[0], cell[1]], UNREACHED).astype(jnp.float32) * 1.0)
+                - jnp.minimum(goal[cell[0], cell[1]], UNREACHED).astype(jnp.float32) * 0.3)
 
     noise = 0.5 * jax.random.uniform(key, (len(GUN_ACTIONS),))
     return jnp.argmax(jax.vmap(value)(jnp.arange(len(GUN_ACTIONS))) + noise).astype(jnp.int32)

@@ -3,9 +3,9 @@ before it is lost (pattern D).
 
 MiniAtari: 12x12 field, 4 enemy tanks (all of them, the reference's N), 200 turns. Atari: 20x20
 field, 3 tanks at a time, N = 12 (the reference's W), 10,000 turns. Seen from above (the Atari
-game is first-person): an open field inside a wall. A turn is `gunfight.turn`: you drive one cell
-and face that way or FIRE up to REACH cells the way you face, destroying the first tank on it
-(+1/N); enemy tanks drive one cell every `period` turns (2) towards you and, with probability
+game is first-person): an open field inside a wall. A turn is `gunfight.turn`: a move turns your tank
+that way, or drives one cell when it already faces it; FIRE shoots up to REACH cells the way
+you face, destroying the first tank (+1/N) or enemy shell on it; enemy tanks drive one cell every `period` turns (2) towards you and, with probability
 `rate`, one that has you in its row or column within REACH fires a shell that flies one cell a
 turn. A shell meeting you knocks out one of your HITS systems (HUD `Systems`); losing the last,
 or an enemy tank meeting you, is the end (-1). At the Atari setting a destroyed tank is replaced
@@ -46,8 +46,9 @@ def _rules(s: Setting) -> str:
     return (f"Robot Tank, seen from above: an open field inside a wall {WALL}. Enemy tanks {TANK} drive one "
             f"cell every {s.period} turns towards you; a tank with you in its row or column (within {REACH} "
             f"cells) may fire a shell {gunfight.SHOT} that flies one cell a turn. Your tank is drawn as an arrow "
-            f"showing the way it faces: a move turns it that way. FIRE shoots the way you face: the first tank "
-            f"within {REACH} cells is destroyed. Each shell that meets you knocks out one of your {HITS} systems "
+            f"showing the way it faces: a move turns it that way, or drives one cell when it "
+            f"already faces it. FIRE shoots the way you face: the first tank or shell within {REACH} cells is "
+            "destroyed. Each shell that meets you knocks out one of your {HITS} systems "
             "(HUD Systems); losing the last one, or an enemy tank meeting you, destroys your tank."
             + (" Destroyed tanks are replaced by new ones appearing away from you." if s.target > s.caps[0] else ""))
 

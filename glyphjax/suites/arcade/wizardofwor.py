@@ -3,9 +3,9 @@
 MiniAtari: 10x14 dungeon, 5 monsters (all of them, the reference's N), 300 turns. Atari: 16x20
 dungeon, 6 monsters at a time, N = 48 monsters (the reference's W), 10,000 turns. Both
 dungeons are drawn here, with a warp row whose open side edges lead to the opposite side
-(`maze.walk`'s tunnel; monsters use it too). A turn is `gunfight.turn`: you move one cell and
-face that way (walls block) or FIRE a shot up to REACH cells the way you face that destroys the
-first monster on it (+1/N); monsters move one cell every `period` turns (3 / 2) along the
+(`maze.walk`'s tunnel; monsters use it too). A turn is `gunfight.turn`: a move turns you that
+way, or steps one cell (walls block) when you already face it; FIRE sends a shot up to REACH
+cells the way you face that destroys the first monster (+1/N) or monster's shot on it; monsters move one cell every `period` turns (3 / 2) along the
 corridors towards you (Pac-Man's corridor rule, `core.chase`, random turns with probability
 `gunfight.WANDER`) and, with probability `rate`, one that has you in its row or column (no wall
 between, within REACH) fires a shot that flies one cell a turn. A monster or a shot meeting you
@@ -61,9 +61,9 @@ def _rules(s: Setting) -> str:
     return (f"Wizard of Wor. You walk a dungeon (walls {WALL}) hunted by monsters {MONSTER} that move one "
             f"cell every {s.period} turns along the corridors towards you; a monster with you in its row or "
             f"column (no wall between, within {REACH} cells) may fire a shot {gunfight.SHOT} that flies one "
-            "cell a turn. You are drawn as an arrow showing the way you face: a move turns you that way (even "
-            f"into a wall). FIRE shoots the way you face: the first monster within {REACH} cells (walls stop "
-            "the shot) is destroyed. A monster or a shot meeting you (same cell, or passing each other) "
+            "cell a turn. You are drawn as an arrow showing the way you face: a move turns you that way, or "
+            "steps one cell when you already face it. FIRE shoots the way you face: the first monster or "
+            f"shot within {REACH} cells (walls stop it) is destroyed. A monster or a shot meeting you (same cell, or passing each other) "
             "kills you. Leaving by an open side edge brings you in at the opposite edge."
             + (" Destroyed monsters are replaced by new ones appearing away from you." if s.target > s.caps[0] else ""))
 

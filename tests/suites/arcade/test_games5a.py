@@ -67,6 +67,12 @@ def test_berzerk__a_move_turns_you_first_and_a_step_into_an_electrified_wall_kil
     assert done and reward == -1.0 and msg == "You were killed. Game over."
 
 
+def test_berzerk__your_shot_destroys_a_bolt_nearer_than_the_robot_behind_it():
+    s = gun(BZ, [8, 5], UP, [(4, 5)], bullets=[(6, 5)], bullet_vel=(1, 0))
+    s2, reward, done, _ = play(BZ, s, "FIRE", rate=0.0)
+    assert reward == 0 and not done and not bool(s2.bombs.alive.any()) and alive_cells(s2.foes) == [(4, 5)]
+
+
 def test_berzerk__a_robot_in_line_fires_a_bolt_in_front_of_it_golden_frame():
     s = gun(BZ, [8, 5], LEFT, [(3, 5)])
     s2, reward, done, _ = play(BZ, s, "NOOP", rate=1.0)
@@ -119,7 +125,7 @@ def test_wizardofwor__five_monsters_win_and_a_shot_monster_is_not_replaced():
 def test_battlezone__obstacles_block_you_without_harm_and_a_ramming_tank_destroys_you():
     s = gun(BT, [5, 5], UP, [(1, 12)], walls=[(4, 5)])
     s2, reward, done, _ = play(BT, s, "UP", rate=0.0)
-    assert s2.player.tolist() == [5, 5] and not done and reward == 0
+    assert s2.player.tolist() == [5, 5] and s2.heading.tolist() == UP and not done and reward == 0
     s = gun(BT, [5, 5], UP, [(5, 7)], t=0)  # the tank steps beside you, then onto you
     s2, _, done, _ = play(BT, s, "NOOP", rate=0.0)
     assert not done and alive_cells(s2.foes) == [(5, 6)]
