@@ -166,7 +166,7 @@ DOUBLEDUNK = Game(
     descriptions=("stand still", "step up one row", "step down one row", "step left one column",
                   "step right one column", "shoot at the hoop (with the ball) or try a steal (without it)"),
     cells=EMPTY + HOOP + BALL + ARC + YOU + RIVAL,
-    glyphs={**DUEL_GLYPHS, HOOP: "the hoop (shoot at it)", BALL: "the ball (held by the player below it)",
+    glyphs={**DUEL_GLYPHS, HOOP: "the hoop (shoot at it)", BALL: "ball",
             ARC: "the three-point line (baskets from beyond it score 3)"},
     rules=_rules, reset=_reset, step=_step, paint=_paint, scripted=_scripted,
     mini=Setting(size=(10, 14), max_steps=250, target=4, rate=0.6),
