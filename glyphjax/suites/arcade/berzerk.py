@@ -19,7 +19,7 @@ from __future__ import annotations
 from glyphjax.suites.arcade import gunfight, maze
 from glyphjax.suites.arcade.engine import Game, Setting
 
-WALL, ROBOT = "▤", "◎"
+WALL, ROBOT = "▤", "◐"
 REACH = 5
 
 MINI = maze.layout((

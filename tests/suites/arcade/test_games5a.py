@@ -78,7 +78,7 @@ def test_berzerk__a_robot_in_line_fires_a_bolt_in_front_of_it_golden_frame():
     s2, reward, done, _ = play(BZ, s, "NOOP", rate=1.0)
     assert reward == 0 and not done
     walls = {(r, c): "▤" for r in range(10) for c in range(16) if r in (0, 9) or c in (0, 15)}
-    assert grid(BZ, s2) == frame(10, 16, {**walls, (3, 5): "◎", (4, 5): "◌", (8, 5): "⇐"})
+    assert grid(BZ, s2) == frame(10, 16, {**walls, (3, 5): "◐", (4, 5): "◌", (8, 5): "⇐"})
     assert s2.bombs.vel[np.argmax(np.asarray(s2.bombs.alive))].tolist() == DOWN
 
 
