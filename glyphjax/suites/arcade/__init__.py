@@ -15,7 +15,9 @@ from glyphjax.suites.arcade.asterix import ASTERIX
 from glyphjax.suites.arcade.asteroids import ASTEROIDS
 from glyphjax.suites.arcade.atlantis import ATLANTIS
 from glyphjax.suites.arcade.bankheist import BANKHEIST
+from glyphjax.suites.arcade.battlezone import BATTLEZONE
 from glyphjax.suites.arcade.beamrider import BEAMRIDER
+from glyphjax.suites.arcade.berzerk import BERZERK
 from glyphjax.suites.arcade.bowling import BOWLING
 from glyphjax.suites.arcade.boxing import BOXING
 from glyphjax.suites.arcade.breakout import BREAKOUT
@@ -23,6 +25,7 @@ from glyphjax.suites.arcade.centipede import CENTIPEDE
 from glyphjax.suites.arcade.choppercommand import CHOPPERCOMMAND
 from glyphjax.suites.arcade.crazyclimber import CRAZYCLIMBER
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
+from glyphjax.suites.arcade.doubledunk import DOUBLEDUNK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
 from glyphjax.suites.arcade.enduro import ENDURO
 from glyphjax.suites.arcade.fishingderby import FISHINGDERBY
@@ -41,6 +44,7 @@ from glyphjax.suites.arcade.pong import PONG
 from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.roadrunner import ROADRUNNER
+from glyphjax.suites.arcade.robotank import ROBOTANK
 from glyphjax.suites.arcade.seaquest import SEAQUEST
 from glyphjax.suites.arcade.skiing import SKIING
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
@@ -51,6 +55,7 @@ from glyphjax.suites.arcade.timepilot import TIMEPILOT
 from glyphjax.suites.arcade.tutankham import TUTANKHAM
 from glyphjax.suites.arcade.venture import VENTURE
 from glyphjax.suites.arcade.videopinball import VIDEOPINBALL
+from glyphjax.suites.arcade.wizardofwor import WIZARDOFWOR
 from glyphjax.suites.arcade.zaxxon import ZAXXON
 
 GAMES = {g.name: g for g in (
@@ -61,7 +66,9 @@ GAMES = {g.name: g for g in (
     ASTEROIDS,
     ATLANTIS,
     BANKHEIST,
+    BATTLEZONE,
     BEAMRIDER,
+    BERZERK,
     BOWLING,
     BOXING,
     BREAKOUT,
@@ -69,6 +76,7 @@ GAMES = {g.name: g for g in (
     CHOPPERCOMMAND,
     CRAZYCLIMBER,
     DEMONATTACK,
+    DOUBLEDUNK,
     ENDURO,
     FISHINGDERBY,
     FREEWAY,
@@ -86,6 +94,7 @@ GAMES = {g.name: g for g in (
     QBERT,
     RIVERRAID,
     ROADRUNNER,
+    ROBOTANK,
     SEAQUEST,
     SKIING,
     SPACEINVADERS,
@@ -96,6 +105,7 @@ GAMES = {g.name: g for g in (
     TUTANKHAM,
     VENTURE,
     VIDEOPINBALL,
+    WIZARDOFWOR,
     ZAXXON,
 )}
 
