@@ -66,24 +66,13 @@ def _rules(s: Setting) -> str:
             + (" Destroyed robots are replaced by new ones appearing away from you." if s.target > s.caps[0] else ""))
 
 
-def _reset(draws, s: Setting, params):
-    return gunfight.start(s, LAYOUTS[s.size])
-
-
-def _step(draws, state, action, s: Setting, params):
-    return gunfight.turn(draws, state, action, s, params, reach=REACH, electric=True)
-
-
-def _scripted(key, state, params):
-    return gunfight.policy(key, state, params, reach=REACH, electric=True)
-
 
 BERZERK = Game(
     name="berzerk", pattern="D", unit="robot destroyed", actions=gunfight.GUN_ACTIONS,
     descriptions=gunfight.gun_descriptions(REACH, "robot"),
     cells=gunfight.cells(WALL, ROBOT),
     glyphs={WALL: "electrified wall (touching it kills you)", ROBOT: "robot", **gunfight.GUN_GLYPHS},
-    rules=_rules, reset=_reset, step=_step, paint=lambda st, s: gunfight.paint(st), scripted=_scripted,
+    rules=_rules, **gunfight.hooks(LAYOUTS, reach=REACH, electric=True),
     mini=Setting(size=MINI.size, max_steps=200, target=len(MINI.homes), rate=0.15, period=3, caps=(5, 1, 3)),
     atari=Setting(size=ATARI.size, max_steps=10000, target=30, rate=0.1, period=3, caps=(len(ATARI.homes), 1, 4)),
     draws=(0, 2 * 6 + 4), events=gunfight.GUN_EVENTS,

@@ -183,3 +183,14 @@ def policy(key, state, params, *, reach: int, electric: bool = False) -> jax.Arr
 
     noise = 0.5 * jax.random.uniform(key, (len(GUN_ACTIONS),))
     return jnp.argmax(jax.vmap(value)(jnp.arange(len(GUN_ACTIONS))) + noise).astype(jnp.int32)
+
+
+def hooks(layouts: dict, *, reach: int, electric: bool = False, hits: int = 1) -> dict:
+    """A gunfight game's `Game` hooks (reset, step, paint, scripted) over its layouts by field size."""
+    return dict(
+        reset=lambda draws, s, params: start(s, layouts[s.size]),
+        step=lambda draws, state, action, s, params: turn(draws, state, action, s, params, reach=reach,
+                                                         electric=electric, hits=hits),
+        paint=lambda state, s: paint(state),
+        scripted=lambda key, state, params: policy(key, state, params, reach=reach, electric=electric),
+    )

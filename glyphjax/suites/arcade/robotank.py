@@ -53,24 +53,13 @@ def _rules(s: Setting) -> str:
             + (" Destroyed tanks are replaced by new ones appearing away from you." if s.target > s.caps[0] else ""))
 
 
-def _reset(draws, s: Setting, params):
-    return gunfight.start(s, LAYOUTS[s.size])
-
-
-def _step(draws, state, action, s: Setting, params):
-    return gunfight.turn(draws, state, action, s, params, reach=REACH, hits=HITS)
-
-
-def _scripted(key, state, params):
-    return gunfight.policy(key, state, params, reach=REACH)
-
 
 ROBOTANK = Game(
     name="robotank", pattern="D", unit="tank destroyed", actions=gunfight.GUN_ACTIONS,
     descriptions=gunfight.gun_descriptions(REACH, "enemy tank"),
     cells=gunfight.cells(WALL, TANK),
     glyphs={WALL: "wall", TANK: "enemy tank", **gunfight.GUN_GLYPHS},
-    rules=_rules, reset=_reset, step=_step, paint=lambda st, s: gunfight.paint(st), scripted=_scripted,
+    rules=_rules, **gunfight.hooks(LAYOUTS, reach=REACH, hits=HITS),
     mini=Setting(size=MINI.size, max_steps=200, target=len(MINI.homes), rate=0.2, period=2, caps=(4, 1, 4)),
     atari=Setting(size=ATARI.size, max_steps=10000, target=12, rate=0.2, period=2, caps=(len(ATARI.homes), 1, 4)),
     draws=(0, 2 * 4 + 4), events=gunfight.GUN_EVENTS,
