@@ -66,7 +66,6 @@ def _rules(s: Setting) -> str:
             + (" Destroyed robots are replaced by new ones appearing away from you." if s.target > s.caps[0] else ""))
 
 
-
 BERZERK = Game(
     name="berzerk", pattern="D", unit="robot destroyed", actions=gunfight.GUN_ACTIONS,
     descriptions=gunfight.gun_descriptions(REACH, "robot"),

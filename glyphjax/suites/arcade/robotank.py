@@ -53,7 +53,6 @@ def _rules(s: Setting) -> str:
             + (" Destroyed tanks are replaced by new ones appearing away from you." if s.target > s.caps[0] else ""))
 
 
-
 ROBOTANK = Game(
     name="robotank", pattern="D", unit="tank destroyed", actions=gunfight.GUN_ACTIONS,
     descriptions=gunfight.gun_descriptions(REACH, "enemy tank"),

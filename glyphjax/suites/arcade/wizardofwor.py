@@ -68,7 +68,6 @@ def _rules(s: Setting) -> str:
             + (" Destroyed monsters are replaced by new ones appearing away from you." if s.target > s.caps[0] else ""))
 
 
-
 WIZARDOFWOR = Game(
     name="wizardofwor", pattern="D", unit="monster destroyed", actions=gunfight.GUN_ACTIONS,
     descriptions=gunfight.gun_descriptions(REACH, "monster"),
