@@ -24,6 +24,7 @@ from glyphjax.suites.arcade.breakout import BREAKOUT
 from glyphjax.suites.arcade.centipede import CENTIPEDE
 from glyphjax.suites.arcade.choppercommand import CHOPPERCOMMAND
 from glyphjax.suites.arcade.crazyclimber import CRAZYCLIMBER
+from glyphjax.suites.arcade.defender import DEFENDER
 from glyphjax.suites.arcade.demonattack import DEMONATTACK
 from glyphjax.suites.arcade.doubledunk import DOUBLEDUNK
 from glyphjax.suites.arcade.engine import ATARI, MINI, ArcadeEnv
@@ -75,6 +76,7 @@ GAMES = {g.name: g for g in (
     CENTIPEDE,
     CHOPPERCOMMAND,
     CRAZYCLIMBER,
+    DEFENDER,
     DEMONATTACK,
     DOUBLEDUNK,
     ENDURO,
