@@ -54,6 +54,7 @@ from glyphjax.suites.arcade.surround import SURROUND
 from glyphjax.suites.arcade.tennis import TENNIS
 from glyphjax.suites.arcade.timepilot import TIMEPILOT
 from glyphjax.suites.arcade.tutankham import TUTANKHAM
+from glyphjax.suites.arcade.upndown import UPNDOWN
 from glyphjax.suites.arcade.venture import VENTURE
 from glyphjax.suites.arcade.videopinball import VIDEOPINBALL
 from glyphjax.suites.arcade.wizardofwor import WIZARDOFWOR
@@ -105,6 +106,7 @@ GAMES = {g.name: g for g in (
     TENNIS,
     TIMEPILOT,
     TUTANKHAM,
+    UPNDOWN,
     VENTURE,
     VIDEOPINBALL,
     WIZARDOFWOR,
