@@ -58,6 +58,7 @@ from glyphjax.suites.arcade.upndown import UPNDOWN
 from glyphjax.suites.arcade.venture import VENTURE
 from glyphjax.suites.arcade.videopinball import VIDEOPINBALL
 from glyphjax.suites.arcade.wizardofwor import WIZARDOFWOR
+from glyphjax.suites.arcade.yarsrevenge import YARSREVENGE
 from glyphjax.suites.arcade.zaxxon import ZAXXON
 
 GAMES = {g.name: g for g in (
@@ -110,6 +111,7 @@ GAMES = {g.name: g for g in (
     VENTURE,
     VIDEOPINBALL,
     WIZARDOFWOR,
+    YARSREVENGE,
     ZAXXON,
 )}
 
