@@ -4,6 +4,7 @@ stepped the same way in the same run for the games both have.
     python bench/arcade_throughput.py                                   # B = 4096, all arcade ids
     python bench/arcade_throughput.py --tasks 'miniatari/breakout' --batch 1024 --repeats 3
     python bench/arcade_throughput.py --gymnax-path /tmp/gymnax_pkgs     # gymnax outside the env
+    python bench/arcade_throughput.py --glyphbench-src /work/ref/glyphbench  # + the reference's games
 
 Ours: `env_throughput.glyphjax_steps` (one jitted scan of auto-reset steps of B vmapped envs,
 uniformly random actions, no rendering). gymnax (MinAtar Breakout, SpaceInvaders, Freeway,
@@ -12,7 +13,11 @@ asked to do here): the same scan of B vmapped steps. gymnax is imported from
 its environment modules only (its package `__init__` imports plotting libraries it does not
 declare). Figures are medians of --repeats timed calls, per wall second and per process
 CPU-second (the robust figure on a shared machine); compile CPU-s is trace + lower + compile.
-The GlyphBench reference's Python games are not installed here, so there is no reference column.
+With --glyphbench-src, the GlyphBench reference's Python game of the same name
+(glyphbench/miniatari-<game>-v0, glyphbench/atari-<game>-v0) is stepped in the same run by
+`env_throughput.glyphbench_rates`: one env in its own process, uniformly random actions, its
+internal `_step` (no text render), reset on episode end; its steps per CPU-second and ours / its
+are reported ("-" with the reason where the reference lacks the game or fails).
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ import types
 import jax
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from env_throughput import compile_fn, glyphjax_steps, scan_length, time_call  # noqa: E402
+from env_throughput import (compile_fn, glyphbench_path, glyphbench_rates, glyphjax_steps,  # noqa: E402
+                            scan_length, time_call)
 
 import glyphjax  # noqa: E402
 
@@ -86,22 +92,35 @@ def main(argv=None) -> int:
     ap.add_argument("--batch", type=int, default=4096)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--gymnax-path", default=None, help="a folder holding the gymnax package")
+    ap.add_argument("--glyphbench-src", default=None, help="a GlyphBench checkout: step its games in the same run")
+    ap.add_argument("--ref-timeout", type=float, default=120.0, help="seconds before a reference game is given up")
     args = ap.parse_args(argv)
     peers = load_gymnax(args.gymnax_path)
+    gb_path = glyphbench_path(args.glyphbench_src) if args.glyphbench_src else None
     print(f"B = {args.batch}, {os.cpu_count()} CPUs, jax {jax.__version__}; "
-          f"gymnax {'found' if peers else 'not found (no peer column)'}")
-    print("| task | steps/s | steps/CPU-s | scan compile CPU-s | gymnax MinAtar steps/CPU-s | x gymnax (CPU) |")
-    print("|---|---:|---:|---:|---:|---:|")
+          f"gymnax {'found' if peers else 'not found (no peer column)'}; "
+          f"GlyphBench reference {gb_path or 'not given (no reference column)'}")
+    print("| task | steps/s | steps/CPU-s | scan compile CPU-s | gymnax MinAtar steps/CPU-s | x gymnax (CPU) "
+          "| reference steps/CPU-s | x reference (CPU) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for task in glyphjax.task_ids(args.tasks):
         ours = glyphjax_steps(task, args.batch, args.repeats)
         game = task.split("/", 1)[1]
         peer = gymnax_steps(peers[game], args.batch, args.repeats) if peers and game in peers and task.startswith("miniatari/") else None
-        ratio = f"{ours['steps_per_cpu_s'] / peer['steps_per_cpu_s']:.2f}" if peer else "-"
-        print(f"| {task} | {ours['steps_per_s']:,.0f} | {ours['steps_per_cpu_s']:,.0f} | {ours['compile_s']:.2f} | "
-              f"{peer['steps_per_cpu_s']:,.0f} | {ratio} |" if peer else
-              f"| {task} | {ours['steps_per_s']:,.0f} | {ours['steps_per_cpu_s']:,.0f} | {ours['compile_s']:.2f} | - | - |",
-              flush=True)
+        ref = glyphbench_rates(gb_path, task, args.repeats, timeout=args.ref_timeout) if gb_path else None
+        cells = [f"{ours['steps_per_s']:,.0f}", f"{ours['steps_per_cpu_s']:,.0f}", f"{ours['compile_s']:.2f}"]
+        cells += peer_cells(ours, peer["steps_per_cpu_s"] if peer else None)
+        cells += (peer_cells(ours, ref.get("steps_per_cpu_s")) if ref and "error" not in ref
+                  else [f"- ({ref['error']})" if ref else "-", "-"])
+        print(f"| {task} | " + " | ".join(cells) + " |", flush=True)
     return 0
+
+
+def peer_cells(ours: dict, peer_per_cpu_s: float | None) -> list[str]:
+    """[a peer's steps/CPU-s, ours / peer's] as table cells ("-" without a peer figure)."""
+    if not peer_per_cpu_s:
+        return ["-", "-"]
+    return [f"{peer_per_cpu_s:,.0f}", f"{ours['steps_per_cpu_s'] / peer_per_cpu_s:.2f}"]
 
 
 if __name__ == "__main__":

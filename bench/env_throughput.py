@@ -241,13 +241,14 @@ def glyphbench_path(src: str) -> str:
 
 
 def glyphbench_id(task: str) -> str | None:
-    """Our classics/<name> and minigrid/<name> are the reference's glyphbench/<suite>-<name>-v0
-    (same names in both registries), procgen/<game> (easy) its glyphbench/procgen-<game>-v0 (it has
-    no hard mode); None for other tasks (not run against the reference here)."""
+    """Our classics/<name>, minigrid/<name>, miniatari/<game> and atari/<game> are the reference's
+    glyphbench/<suite>-<name>-v0 (same names in both registries), procgen/<game> (easy) its
+    glyphbench/procgen-<game>-v0 (it has no hard mode); None for other tasks (not run against the
+    reference here)."""
     suite, _, name = task.partition("/")
     if suite == "procgen":
         return None if name.endswith("-hard") else f"glyphbench/procgen-{name}-v0"
-    return f"glyphbench/{suite}-{name}-v0" if suite in ("classics", "minigrid") else None
+    return f"glyphbench/{suite}-{name}-v0" if suite in ("classics", "minigrid", "miniatari", "atari") else None
 
 
 def glyphbench_rates(path: str, task: str, repeats: int, seconds: float = 1.0,
