@@ -123,10 +123,13 @@ def _scripted(key, state, params):
     then stand left of the shield in that row and FIRE the cannon."""
     h, w = state.field.shape
     you, q, d = state.player, state.opponent, state.bombs
-    cells = jnp.argwhere(state.field == SHIELD, size=2 * h, fill_value=-100)
+    shield = state.field == SHIELD
     full = state.cooldown >= h // 3
-    in_row = jnp.where(cells[:, 0] == q[0], 0, 1000)
-    nearest = cells[jnp.argmin(jnp.abs(cells - you[None]).sum(-1) + jnp.where(full, in_row, 0))]
+    rows, cols = jnp.indices((h, w))
+    cost = (jnp.abs(rows - you[0]) + jnp.abs(cols - you[1]) + 1000 * (full & (rows != q[0]))
+            + jnp.where(shield, 0, 1 << 20))
+    k = jnp.argmin(cost)
+    nearest = jnp.where(shield.any(), jnp.stack([k // w, k % w]), -100)
     clear = ~(state.field[q[0], w - 6:w - 4] == SHIELD).any()
     target = jnp.where(full & clear, jnp.stack([q[0], w - 7]), nearest)
     chased = (d.alive & (jnp.abs(d.pos - you[None]).max(-1) <= 3)).any()
