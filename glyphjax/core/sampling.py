@@ -11,6 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 
 
+TINY_MASK = 16  # up to this many cells, kth_true is one unrolled running count (see below)
 SMALL_MASK = 128  # up to this many cells, kth_true takes the shorter graph (see below)
 WORD_MASK = 1024  # up to this many cells (32 words), kth_true searches bit words
 
@@ -22,6 +23,8 @@ def kth_true(flat: jax.Array, k: jax.Array, small_graph: bool | None = None) -> 
     XLA on CPU lowers a cumsum to a log-depth scan of slices and concatenations, which made this
     draw ~70% of a vmapped MiniGrid DoorKey reset. Every path below gives the same index bit for
     bit; they differ in graph size and run time.
+    - tiny masks (n <= TINY_MASK, unless `small_graph=False`): the running count cell by cell,
+      unrolled: one small loop fusion, for the per-step draws of action masks (a few actions).
     - small graph (default for n <= SMALL_MASK): the running count of every cell (Trues in earlier
       blocks + in-block prefix, an [nb, b, b] masked sum) in one go: four reductions, the cheapest
       to compile, for draws made once per episode (level generators).
@@ -30,6 +33,8 @@ def kth_true(flat: jax.Array, k: jax.Array, small_graph: bool | None = None) -> 
       pass over the cells, the fastest to run (for draws made every step).
     - larger masks: the same search over ~sqrt(n) blocks of ~sqrt(n) cells (seven reductions)."""
     n = flat.shape[0]
+    if n <= TINY_MASK and small_graph is not False:
+        return _kth_true_tiny(flat, k)
     if (n <= SMALL_MASK) if small_graph is None else small_graph:
         return _kth_true_small(flat, k)
     if n <= WORD_MASK:
@@ -53,6 +58,15 @@ def _block_of_kth(block_cnt: jax.Array, k: jax.Array) -> tuple[jax.Array, jax.Ar
     block_cum = jnp.sum(jnp.where(tri_b, block_cnt[None, :], 0), axis=1)
     passed = block_cum <= k  # blocks holding fewer than k+1 Trues in total
     return jnp.sum(passed, dtype=jnp.int32), k - jnp.sum(jnp.where(passed, block_cnt, 0))
+
+
+def _kth_true_tiny(flat: jax.Array, k: jax.Array) -> jax.Array:
+    n = flat.shape[0]
+    count, idx = jnp.int32(0), jnp.int32(0)
+    for i in range(n):  # idx = how many cells have at most k Trues up to and including them
+        count = count + flat[i].astype(jnp.int32)
+        idx = idx + (count <= k).astype(jnp.int32)
+    return jnp.where(idx >= n, 0, idx).astype(jnp.int32)
 
 
 def _kth_true_small(flat: jax.Array, k: jax.Array) -> jax.Array:

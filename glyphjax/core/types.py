@@ -306,7 +306,8 @@ class Env:
         """card.illegal for an action outside `legal(state)`: keep the state (noop) or end the
         game with the mover -1 and the other seats +1/(P-1) (forfeit)."""
         p = self.card.num_players
-        ok = (action >= 0) & self.legal(state, params)[jnp.clip(action, 0, self.card.num_actions - 1)]
+        hit = jnp.arange(self.card.num_actions) == action  # legal[action] without a gather
+        ok = (action >= 0) & jnp.any(self.legal(state, params) & hit)
         nxt = _tree_select(ok, nxt, state)
         if self.card.illegal == FORFEIT:
             mover = jax.nn.one_hot(self.to_play(state), p, dtype=jnp.float32)

@@ -20,6 +20,8 @@ neither seat has private information. max_steps = n * n plies, which the board c
 
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -81,7 +83,15 @@ def _moved(a: jax.Array, dr: int, dc: int, torus: jax.Array) -> jax.Array:
 
 
 def has_line(mask: jax.Array, params: GridParams) -> jax.Array:
-    """True if `mask` holds k in a row along an enabled direction (bool[n, n] -> bool)."""
+    """True if `mask` holds k in a row along an enabled direction (bool[n, n] -> bool). Boards of a
+    side in LINE_TABLE_SIDES look the answer up in a table (`_line_lookup`), others shift."""
+    if mask.shape[0] in LINE_TABLE_SIDES:
+        return _line_lookup(mask, params)
+    return _line_shifts(mask, params)
+
+
+def _line_shifts(mask: jax.Array, params: GridParams) -> jax.Array:
+    """has_line by shifting: along each direction, AND the mask with its 1..k-1 step shifts."""
     n = mask.shape[0]
     found = jnp.zeros((), jnp.bool_)
     for d, (dr, dc) in enumerate(DIRECTIONS):
@@ -91,6 +101,47 @@ def has_line(mask: jax.Array, params: GridParams) -> jax.Array:
             run = run & (moved | (j >= params.k))
         found = found | (params.dirs[d] & jnp.any(run))
     return found
+
+
+LINE_TABLE_SIDES = (3,)  # static sides whose line check is one lookup over all 2^(n*n) boards
+
+
+@functools.lru_cache(maxsize=None)
+def line_table(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The line check of an n x n board as a table (pgx's precomputed lines, with every rule
+    clause kept): a line class is (direction d, length L, wraps), wraps = every placement of its
+    cells crosses an edge (counts on a torus only). -> (table uint32[2^(n*n)]: bit c set when the
+    marks b, bit r*n+c = cell (r, c), fill a window of class c; and each class's d, L, wraps)."""
+    classes = [(d, length, wraps) for d in range(4) for length in range(2, n + 1) for wraps in (False, True)]
+    if len(classes) > 32:
+        raise ValueError(f"{n}x{n}: {len(classes)} line classes do not fit a uint32 word")
+    windows = {}  # (d, L, cell set) -> True while every placement seen wraps
+    for d, (dr, dc) in enumerate(DIRECTIONS):
+        for length in range(2, n + 1):
+            for r in range(n):
+                for c in range(n):
+                    cells = [((r + j * dr) % n) * n + (c + j * dc) % n for j in range(length)]
+                    wraps = not (0 <= r + (length - 1) * dr < n and 0 <= c + (length - 1) * dc < n)
+                    key = (d, length, frozenset(cells))
+                    windows[key] = windows.get(key, True) and wraps
+    boards = np.arange(1 << (n * n), dtype=np.uint32)
+    table = np.zeros(boards.shape, np.uint32)
+    for (d, length, cells), wraps in windows.items():
+        bits = np.uint32(sum(1 << c for c in cells))
+        table |= np.where((boards & bits) == bits, np.uint32(1 << classes.index((d, length, wraps))), np.uint32(0))
+    d, length, wraps = (np.array(x) for x in zip(*classes))
+    return table, d.astype(np.int32), length.astype(np.int32), wraps
+
+
+def _line_lookup(mask: jax.Array, params: GridParams) -> jax.Array:
+    """has_line as one table lookup (`line_table`): the same answer as `_line_shifts`."""
+    n = mask.shape[0]
+    table, d, length, wraps = line_table(n)
+    bits = jnp.sum(jnp.where(mask.reshape(-1), np.left_shift(1, np.arange(n * n)).astype(np.int32), 0))
+    on = params.dirs[d] & (params.k == length) & (params.torus | ~wraps)
+    word = jnp.sum(jnp.where(on, np.left_shift(np.uint32(1), np.arange(len(d), dtype=np.uint32)), np.uint32(0)),
+                   dtype=jnp.uint32)
+    return (jnp.asarray(table)[bits] & word) != 0  # a gather: one read per board, not 2^(n*n)
 
 
 def has_square(mask: jax.Array, params: GridParams) -> jax.Array:

@@ -14,7 +14,7 @@ from glyphjax.core.sampling import kth_true
 def test_kth_true__equals_argmax_of_cumsum_on_random_masks_of_every_size_and_k(small_graph):
     rng = np.random.default_rng(0)
     f = jax.jit(jax.vmap(lambda m, k: kth_true(m, k, small_graph)))
-    sizes = (1, 2, 3, 7, 16, 49, 63, 64, 65, 100, 127, 128, 129, 361, 625, 1024, 1025, 1500)  # every path
+    sizes = (1, 2, 3, 7, 16, 17, 49, 63, 64, 65, 100, 127, 128, 129, 361, 625, 1024, 1025, 1500)  # every path
     for n in sizes if small_graph is None else (1, 31, 32, 33, 100, 128):  # False: the word path below 129
         density = rng.uniform(0, 1, (500, 1))
         masks = rng.uniform(0, 1, (500, n)) < density

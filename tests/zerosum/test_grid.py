@@ -60,6 +60,26 @@ def test_tictactoe__seat_views_draw_own_marks_as_x_golden():
     assert views[1].endswith("The opponent placed a mark; your move.")
 
 
+def test_grid_line_check__the_3x3_table_equals_the_shifts_on_every_board_and_clause_set():
+    """3x3 boards look lines up in a table (`line_table`); every 3x3 mark set under every line
+    length, direction set and torus flag gets the answer of the shifting check."""
+    from glyphjax.zerosum import gridgame
+    params = glyphjax.make(TTT).default_params()
+    masks = jnp.asarray(((np.arange(512)[:, None] >> np.arange(9)) & 1).astype(bool).reshape(512, 3, 3))
+    assert 3 in gridgame.LINE_TABLE_SIDES
+    checked = 0
+    for k in (2, 3):
+        for torus in (False, True):
+            for bits in range(1, 16):
+                p = params.replace(k=jnp.int32(k), torus=jnp.bool_(torus),
+                                   dirs=jnp.array([(bits >> d) & 1 == 1 for d in range(4)]))
+                table = jax.vmap(lambda m: gridgame.has_line(m, p))(masks)
+                shifts = jax.vmap(lambda m: gridgame._line_shifts(m, p))(masks)
+                assert np.array_equal(np.asarray(table), np.asarray(shifts)), (k, torus, bits)
+                checked += int(np.sum(np.asarray(shifts)))
+    assert checked > 0  # some boards hold lines
+
+
 def test_dropfour__gravity_allows_only_the_lowest_free_cell_of_each_column():
     env, s, _ = _play("zerosum/dropfour/base", (22,))  # row 4 (bottom), column 2
     legal = np.asarray(env.legal(s)).reshape(5, 5)
