@@ -34,6 +34,7 @@ from glyphjax.suites.arcade.frostbite import FROSTBITE
 from glyphjax.suites.arcade.gopher import GOPHER_GAME
 from glyphjax.suites.arcade.gravitar import GRAVITAR
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
+from glyphjax.suites.arcade.jamesbond import JAMESBOND
 from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
 from glyphjax.suites.arcade.mspacman import MSPACMAN
@@ -84,6 +85,7 @@ GAMES = {g.name: g for g in (
     GOPHER_GAME,
     GRAVITAR,
     ICEHOCKEY,
+    JAMESBOND,
     KANGAROO,
     KUNGFUMASTER,
     MSPACMAN,

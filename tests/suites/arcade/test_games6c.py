@@ -1,0 +1,128 @@
+"""Atari-only arcade games (jamesbond, solaris, krull): each game's scoring, win and loss rules on
+positions set up by hand, with golden frames written from the rules (see each game module's
+docstring). One compiled step per task, reused by every case."""
+
+import jax.numpy as jnp
+import pytest
+
+import glyphjax
+from glyphjax.suites.arcade import jamesbond
+from glyphjax.suites.arcade.engine import ArcadeEnv
+from tests.suites.arcade.test_games import grid, play, pool, start
+
+GAMES6C = ("jamesbond",)
+
+
+@pytest.mark.parametrize("name", GAMES6C)
+def test_atari_only_games_have_no_miniatari_id(name):
+    ids = set(glyphjax.task_ids())
+    assert f"atari/{name}" in ids and f"miniatari/{name}" not in ids
+    with pytest.raises(ValueError, match="Atari-only"):
+        ArcadeEnv(jamesbond.JAMESBOND, "miniatari")
+
+
+# --- james bond -------------------------------------------------------------------------------------
+JB = "atari/jamesbond"
+H, W = 16, 30
+
+
+def _road(gaps=()):
+    field = jnp.zeros((H, W), jnp.int8).at[H - 3].set(jamesbond.C_ROAD)
+    for c in gaps:
+        field = field.at[H - 3, c].set(0)
+    return field
+
+
+def test_jamesbond__a_crater_scrolling_under_the_car_kills():
+    s = start(JB, field=_road([4]), player=[12, 3], t=0)  # t = 0: a scroll turn
+    s, reward, done, msg = play(JB, s, "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(-1.0) and msg == "Your car was destroyed. Game over."
+    assert s.player.tolist() == [13, 3]
+    odd = start(JB, field=_road([4]), player=[12, 3], t=1)  # no scroll on odd turns: the car stays up
+    odd, reward, done, _ = play(JB, odd, "NOOP", rate=0.0)
+    assert not done and reward == 0 and odd.player.tolist() == [12, 3]
+
+
+def test_jamesbond__the_jump_arc_clears_a_crater_golden_frame():
+    s = start(JB, field=_road([5, 6]), player=[12, 3], t=0)
+    rows = []
+    for _ in range(7):  # UP on the road, then whatever is pressed the arc runs its course
+        s, reward, done, _ = play(JB, s, "UP", rate=0.0)
+        assert not done and reward == 0
+        rows.append(int(s.player[0]))
+    assert rows == [11, 10, 9, 9, 10, 11, 12]  # 3 up, 1 level, 3 down
+    # 7 turns from t = 0 scroll 4 columns: the craters (5, 6) moved to (1, 2), behind the car
+    assert grid(JB, s)[12] == "   ♦" + " " * 26 and grid(JB, s)[13] == "═  " + "═" * 27
+    s, _, done, _ = play(JB, s, "NOOP", rate=0.0)
+    assert not done and s.player.tolist() == [12, 3]
+
+
+def test_jamesbond__left_right_stay_in_the_left_half():
+    s = start(JB, field=_road(), player=[12, 1], t=1)
+    s, *_ = play(JB, s, "LEFT", rate=0.0)
+    assert s.player.tolist() == [12, 1]
+    s = start(JB, field=_road(), player=[12, 15], t=1)
+    s, *_ = play(JB, s, "RIGHT", rate=0.0)
+    assert s.player.tolist() == [12, 15]
+    s, *_ = play(JB, s, "LEFT", rate=0.0)
+    assert s.player.tolist() == [12, 14]
+
+
+def test_jamesbond__a_flare_meets_a_helicopter_on_its_diagonal_for_no_points():
+    heli = pool([(10, 7)], vel=(0, -1), n=6)
+    s = start(JB, field=_road(), player=[12, 3], foes=heli, t=1)
+    s, reward, done, _ = play(JB, s, "FIRE", rate=0.0)  # flare (11, 4), helicopter (10, 6)
+    assert s.shots.pos[0].tolist() == [11, 4] and s.foes.pos[0].tolist() == [10, 6] and bool(s.foes.alive[0])
+    assert grid(JB, s)[10][6] == "Ħ" and grid(JB, s)[11][4] == "*"
+    s, reward, done, msg = play(JB, s, "NOOP", rate=0.0)  # both reach (10, 5)
+    assert not bool(s.foes.alive[0]) and not bool(s.shots.alive.any())
+    assert reward == 0 and not done and msg == "You destroyed an enemy."
+
+
+def test_jamesbond__a_depth_charge_meets_a_frogman_carried_by_the_road():
+    frog = pool([(14, 6)], vel=(0, -1), kinds=[jamesbond.K_FROG], n=6)
+    s = start(JB, field=_road(), player=[12, 3], foes=frog, t=1)  # odd turn: the frogman stays
+    s, *_ = play(JB, s, "DOWN", rate=0.0)  # charge (13, 4)
+    assert s.shots.pos[0].tolist() == [13, 4] and s.foes.pos[0].tolist() == [14, 6]
+    s, reward, done, msg = play(JB, s, "NOOP", rate=0.0)  # t = 2 scrolls: frogman (14, 5), charge (14, 5)
+    assert not bool(s.foes.alive[0]) and reward == 0 and msg == "You destroyed an enemy."
+
+
+def test_jamesbond__bombs_and_harpoons_kill_bombs_burst_on_the_road():
+    bomb = pool([(11, 3)], vel=(1, 0), kinds=[jamesbond.K_BOMB], n=4)
+    _, reward, done, msg = play(JB, start(JB, field=_road(), player=[12, 3], bombs=bomb, t=1), "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(-1.0) and msg == "Your car was destroyed. Game over."
+    harpoon = pool([(13, 4)], vel=(-1, 0), kinds=[jamesbond.K_HARPOON], n=4)  # rising through the road
+    _, reward, done, _ = play(JB, start(JB, field=_road(), player=[12, 4], bombs=harpoon, t=1), "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(-1.0)
+    burst = pool([(12, 8)], vel=(1, 0), kinds=[jamesbond.K_BOMB], n=4)
+    s, reward, done, _ = play(JB, start(JB, field=_road(), player=[12, 3], bombs=burst, t=1), "NOOP", rate=0.0)
+    assert not done and not bool(s.bombs.alive[0]) and bool((s.field[H - 3] == jamesbond.C_ROAD).all())
+
+
+def test_jamesbond__a_stage_is_80_plus_20k_columns_and_the_fourth_wins():
+    assert [int(jamesbond.stage_length(jnp.int32(k))) for k in range(4)] == [80, 100, 120, 140]
+    s = start(JB, field=_road(), player=[12, 3], phase=79, t=0)
+    s, reward, done, msg = play(JB, s, "NOOP", rate=0.0)
+    assert reward == pytest.approx(1 / 4) and not done and msg == "You completed a mission stage."
+    assert int(s.phase) == 0 and int(s.score) == 1
+    s = start(JB, field=_road(), player=[12, 3], phase=138, score=3, earned=0.75, t=0)
+    s, reward, done, _ = play(JB, s, "NOOP", rate=0.0)
+    assert reward == 0 and not done and int(s.phase) == 139
+    s, reward, done, _ = play(JB, s, "NOOP", rate=0.0)  # t = 1: no scroll, no distance
+    assert not done and int(s.phase) == 139
+    s, reward, done, msg = play(JB, s.replace(t=jnp.int32(2)), "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(1 / 4) and msg == "You reached the target. You win!"
+    assert float(s.earned) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("right, u, crater", [
+    ((), 0.9, False),  # all road, no draw: road
+    ((), 0.0, True),  # all road for GAP columns and a draw under P_CRATER: a crater starts
+    ((W - 1,), 0.9, True),  # a crater one cell wide so far: it continues
+    ((W - 2, W - 1), 0.0, False),  # a full crater: road (and none within GAP)
+    ((W - 5,), 0.0, False),  # a crater 5 columns back: too close for a new one
+])
+def test_jamesbond__craters_are_two_wide_and_gap_apart(right, u, crater):
+    line = jamesbond._road_line(_road(right), jnp.float32(u))
+    assert bool(line[H - 3] == 0) == crater and int(line.sum()) == (0 if crater else 1)
