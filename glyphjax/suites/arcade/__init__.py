@@ -48,6 +48,7 @@ from glyphjax.suites.arcade.roadrunner import ROADRUNNER
 from glyphjax.suites.arcade.robotank import ROBOTANK
 from glyphjax.suites.arcade.seaquest import SEAQUEST
 from glyphjax.suites.arcade.skiing import SKIING
+from glyphjax.suites.arcade.solaris import SOLARIS
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 from glyphjax.suites.arcade.stargunner import STARGUNNER
 from glyphjax.suites.arcade.surround import SURROUND
@@ -99,6 +100,7 @@ GAMES = {g.name: g for g in (
     ROBOTANK,
     SEAQUEST,
     SKIING,
+    SOLARIS,
     SPACEINVADERS,
     STARGUNNER,
     SURROUND,

@@ -34,7 +34,7 @@ from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, new_sta
 from glyphjax.suites.arcade.physics import BOMB, meets, random_alive, shoot_down
 from glyphjax.suites.arcade.seaquest import ACTIONS
 
-CAR, ROAD, HELI, SATELLITE, FROGMAN, SHOT, HARPOON = "♦", "═", "Ħ", "⊕", "λ", "*", "◌"
+CAR, ROAD, HELI, SATELLITE, FROGMAN, SHOT, HARPOON = "♦", "═", "Ħ", "✸", "λ", "*", "◌"
 LEFT, RIGHT, UP, DOWN, FIRE = 1, 2, 3, 4, 5
 C_ROAD = 1
 K_HELI, K_SAT, K_FROG = 0, 1, 2  # foe kinds

@@ -6,11 +6,12 @@ import jax.numpy as jnp
 import pytest
 
 import glyphjax
-from glyphjax.suites.arcade import jamesbond
+from glyphjax.core import entities
+from glyphjax.suites.arcade import jamesbond, solaris
 from glyphjax.suites.arcade.engine import ArcadeEnv
 from tests.suites.arcade.test_games import grid, play, pool, start
 
-GAMES6C = ("jamesbond",)
+GAMES6C = {"jamesbond": jamesbond.JAMESBOND, "solaris": solaris.SOLARIS}
 
 
 @pytest.mark.parametrize("name", GAMES6C)
@@ -18,7 +19,7 @@ def test_atari_only_games_have_no_miniatari_id(name):
     ids = set(glyphjax.task_ids())
     assert f"atari/{name}" in ids and f"miniatari/{name}" not in ids
     with pytest.raises(ValueError, match="Atari-only"):
-        ArcadeEnv(jamesbond.JAMESBOND, "miniatari")
+        ArcadeEnv(GAMES6C[name], "miniatari")
 
 
 # --- james bond -------------------------------------------------------------------------------------
@@ -126,3 +127,99 @@ def test_jamesbond__a_stage_is_80_plus_20k_columns_and_the_fourth_wins():
 def test_jamesbond__craters_are_two_wide_and_gap_apart(right, u, crater):
     line = jamesbond._road_line(_road(right), jnp.float32(u))
     assert bool(line[H - 3] == 0) == crater and int(line.sum()) == (0 if crater else 1)
+
+
+# --- solaris ----------------------------------------------------------------------------------------
+SO = "atari/solaris"
+HERE, PLANET = solaris.HERE, solaris.C_PLANET
+
+
+def _sectors(contents, planet=None):
+    """A 20x20 field: the sector map `contents` in row 0 (HERE already added where you are) and
+    a planet cell in view at `planet`."""
+    field = jnp.zeros((20, 20), jnp.int8).at[0, :len(contents)].set(jnp.array(contents, jnp.int8))
+    return field if planet is None else field.at[planet[0], planet[1]].set(PLANET)
+
+
+def test_solaris__reset_draws_four_squadrons_and_two_planets_on_the_map():
+    for seed in range(5):
+        env = glyphjax.make(SO)
+        s = env.reset(glyphjax.reset_key(seed))
+        top = [int(x) for x in s.field[0, :solaris.SECTORS]]
+        assert top[0] >= HERE and all(x < HERE for x in top[1:])
+        kinds = sorted(x % HERE for x in top)
+        assert kinds == [4, 4, 4, 4, PLANET, PLANET]
+        assert int(s.foes.alive.sum()) == (4 if top[0] % HERE == 4 else 0)
+        assert s.player.tolist() == [16, 10] and int(s.phase) == solaris.FUEL
+
+
+def test_solaris__a_shot_destroys_an_enemy_and_the_map_counts_it():
+    s = start(SO, field=_sectors([HERE + 2, PLANET, 4, 4, PLANET, 2]), player=[10, 10], heading=[-1, 0],
+              foes=pool([(7, 10), (2, 3)], n=4), t=1)
+    s, reward, done, _ = play(SO, s, "FIRE", rate=0.0)  # shot (8, 10); enemies wait (t = 1)
+    assert reward == 0 and s.shots.pos[0].tolist() == [8, 10] and bool(s.foes.alive[0])
+    assert grid(SO, s)[8][10] == "*" and grid(SO, s)[7][10] == "◆" and grid(SO, s)[10][10] == "⇑"
+    s, reward, done, msg = play(SO, s, "NOOP", rate=0.0)  # (8, 10) -> (6, 10) passes (7, 10)
+    assert reward == pytest.approx(1 / 16) and not done and msg == "You destroyed an enemy ship."
+    assert int(s.field[0, 0]) == HERE + 1 and grid(SO, s)[0][:6] == "@⊕44⊕2"
+
+
+def test_solaris__enemies_close_in_along_the_larger_gap_every_third_turn_and_ram():
+    s = start(SO, field=_sectors([HERE + 2]), player=[10, 12], foes=pool([(5, 10), (9, 3)], n=4), t=0)
+    s, *_ = play(SO, s, "NOOP", rate=0.0)
+    assert s.foes.pos[:2].tolist() == [[6, 10], [9, 4]]  # rows (gap 5 > 2), columns (gap 9 > 1)
+    s, *_ = play(SO, s, "NOOP", rate=0.0)  # t = 1: they wait
+    assert s.foes.pos[:2].tolist() == [[6, 10], [9, 4]]
+    s = start(SO, field=_sectors([HERE + 1]), player=[10, 10], foes=pool([(9, 10)], n=4), t=3)
+    _, reward, done, msg = play(SO, s, "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(-1.0) and msg == "Your ship was destroyed. Game over."
+
+
+def test_solaris__an_enemy_shot_kills():
+    shell = pool([(9, 10)], vel=(1, 0), n=4)
+    s = start(SO, field=_sectors([HERE + 1]), player=[10, 10], foes=pool([(2, 2)], n=4), bombs=shell, t=1)
+    _, reward, done, _ = play(SO, s, "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(-1.0)
+    s, reward, done, _ = play(SO, s, "LEFT", rate=0.0)  # stepping out of its column
+    assert not done and reward == 0
+
+
+def test_solaris__fuel_burns_a_unit_a_turn_and_a_planet_fills_the_tank():
+    s = start(SO, field=_sectors([HERE + PLANET], planet=(10, 11)), player=[10, 9], phase=2, t=1)
+    s, reward, done, _ = play(SO, s, "NOOP", rate=0.0)
+    assert int(s.phase) == 1 and not done
+    _, reward, done, msg = play(SO, s, "NOOP", rate=0.0)
+    assert done and reward == pytest.approx(-1.0) and msg == "Your ship was destroyed. Game over."
+    s = start(SO, field=_sectors([HERE + PLANET], planet=(10, 11)), player=[10, 10], phase=1, t=1)
+    s, reward, done, msg = play(SO, s, "RIGHT", rate=0.0)
+    assert not done and int(s.phase) == solaris.FUEL and msg == "You refuelled at a planet."
+    assert grid(SO, s)[10][11] == "⇒"
+
+
+def test_solaris__warp_goes_to_the_next_sector_of_the_ring_golden_map():
+    s = start(SO, field=_sectors([HERE + 0, 3, PLANET, 4, 4, PLANET]), player=[5, 5], phase=100,
+              foes=entities_none(), t=1)
+    s, reward, done, msg = play(SO, s, "WARP", rate=0.0)
+    assert not done and reward == 0 and msg == "You warped to the next sector."
+    assert int(s.phase) == 100 - solaris.WARP_FUEL and s.player.tolist() == [16, 10]
+    assert grid(SO, s)[0] == "+@⊕44⊕" + " " * 14
+    rows = s.foes.pos[:, 0][s.foes.alive]
+    assert int(s.foes.alive.sum()) == 3 and bool(((rows >= 2) & (rows < 10)).all())
+    s, *_ = play(SO, s.replace(foes=entities_none()), "NOOP", rate=0.0)  # squadron gone: the map says cleared
+    s, *_ = play(SO, s, "WARP", rate=0.0)  # into a planet sector: its planet in view, no enemies
+    assert grid(SO, s)[0][:6] == "++@44⊕" and int((s.field[1:] == PLANET).sum()) == 1 and not bool(s.foes.alive.any())
+    s = start(SO, field=_sectors([HERE + 0, 3]), phase=solaris.WARP_FUEL)
+    _, reward, done, _ = play(SO, s, "WARP", rate=0.0)  # the warp empties the tank
+    assert done and reward == pytest.approx(-1.0)
+
+
+def test_solaris__the_sixteenth_enemy_wins():
+    s = start(SO, field=_sectors([HERE + 1]), player=[10, 10], heading=[0, 1], foes=pool([(10, 12)], n=4),
+              score=15, earned=15 / 16, t=1)
+    s, reward, done, msg = play(SO, s, "FIRE", rate=0.0)
+    assert done and reward == pytest.approx(1 / 16) and msg == "You reached the target. You win!"
+    assert float(s.earned) == pytest.approx(1.0)
+
+
+def entities_none():
+    return entities.empty(4)
