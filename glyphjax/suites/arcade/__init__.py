@@ -36,6 +36,7 @@ from glyphjax.suites.arcade.gravitar import GRAVITAR
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.jamesbond import JAMESBOND
 from glyphjax.suites.arcade.kangaroo import KANGAROO
+from glyphjax.suites.arcade.krull import KRULL
 from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
 from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.namethisgame import NAMETHISGAME
@@ -88,6 +89,7 @@ GAMES = {g.name: g for g in (
     ICEHOCKEY,
     JAMESBOND,
     KANGAROO,
+    KRULL,
     KUNGFUMASTER,
     MSPACMAN,
     NAMETHISGAME,
