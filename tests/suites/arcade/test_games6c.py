@@ -7,11 +7,12 @@ import pytest
 
 import glyphjax
 from glyphjax.core import entities
-from glyphjax.suites.arcade import jamesbond, solaris
+from glyphjax.suites.arcade import jamesbond, krull, solaris
 from glyphjax.suites.arcade.engine import ArcadeEnv
-from tests.suites.arcade.test_games import grid, play, pool, start
+from glyphjax.core.grid import UNREACHED, bfs_distances
+from tests.suites.arcade.test_games import _jitted, grid, play, pool, start
 
-GAMES6C = {"jamesbond": jamesbond.JAMESBOND, "solaris": solaris.SOLARIS}
+GAMES6C = {"jamesbond": jamesbond.JAMESBOND, "solaris": solaris.SOLARIS, "krull": krull.KRULL}
 
 
 @pytest.mark.parametrize("name", GAMES6C)
@@ -223,3 +224,102 @@ def test_solaris__the_sixteenth_enemy_wins():
 
 def entities_none():
     return entities.empty(4)
+
+
+# --- krull ------------------------------------------------------------------------------------------
+KR = "atari/krull"
+KH = 16  # screen rows: stage k's screen is map rows 16k .. 16k + 15
+
+
+def _enemies(cells, timers):
+    p = pool(cells, n=krull.SLAYERS + krull.CREATURES + krull.GUARDS)
+    return p.replace(timer=p.timer.at[:len(timers)].set(jnp.array(timers, jnp.int32)))
+
+
+def test_krull__reset_draws_three_walled_screens():
+    env = glyphjax.make(KR)
+    for seed in range(5):
+        s = env.reset(glyphjax.reset_key(seed))
+        field = s.field
+        assert field.shape == (3 * KH, 20) and s.player.tolist() == [8, 2] and int(s.phase) == 0
+        for k in range(3):
+            screen = field[k * KH:(k + 1) * KH]
+            assert bool((screen[0] == krull.C_WALL).all() & (screen[:, 19] == krull.C_WALL).all())
+            alive = s.foes.alive & (s.foes.pos[:, 0] // KH == k)
+            assert int(alive.sum()) == (krull.SLAYERS, krull.CREATURES, krull.GUARDS)[k]
+        swamp = field[KH:2 * KH]
+        door = swamp == krull.C_DOOR
+        assert int(door.sum()) == 1 and bool(door[:, 18].any())
+        dry = bfs_distances((swamp != krull.C_WALL) & (swamp != krull.C_SWAMP), door)
+        assert int(dry[8, 2]) < UNREACHED  # a dry path from the start to the door
+        fort = field[2 * KH:]
+        assert [int(x) for x in fort[1:15, 10]] == [1] * 6 + [0, 0] + [1] * 6 and int(fort[8, 17]) == krull.C_LYSSA
+
+
+def test_krull__the_glaive_flies_at_the_nearest_enemy_golden_frame():
+    s = start(KR, player=[8, 5], foes=_enemies([(8, 9), (2, 17)], [9, 9]))
+    s, reward, done, _ = play(KR, s, "FIRE")  # thrown to (8, 6), flies on to (8, 7)
+    assert grid(KR, s)[8] == "▓    @ ┼ Ж" + " " * 9 + "▓" and int(s.cooldown) == krull.COOLDOWN
+    s, reward, done, _ = play(KR, s, "FIRE")  # not back yet: no second glaive
+    assert int(s.shots.alive.sum()) == 1 and s.shots.pos[0].tolist() == [8, 8]
+    s, reward, done, msg = play(KR, s, "NOOP")
+    assert not bool(s.foes.alive[0]) and bool(s.foes.alive[1]) and reward == 0 and not done
+    assert msg == "Your glaive destroyed an enemy."
+    far = start(KR, player=[8, 2], foes=_enemies([(13, 6)], [9]))  # 5 + 4 = 9 > REACH cells away
+    far, *_ = play(KR, far, "FIRE")
+    assert not bool(far.shots.alive.any()) and int(far.cooldown) == 0
+    diag = start(KR, player=[8, 5], foes=_enemies([(5, 7), (8, 3)], [9, 9]))  # nearest: (8, 3), 2 cells
+    diag, *_ = play(KR, diag, "FIRE")
+    assert diag.shots.pos[0].tolist() == [8, 3] and diag.shots.vel[0].tolist() == [0, -1]
+    assert not bool(diag.foes.alive[1])  # thrown onto its cell: destroyed at once
+
+
+def test_krull__an_enemy_steps_towards_you_when_its_timer_runs_out():
+    s = start(KR, player=[8, 2], foes=_enemies([(5, 9), (12, 12)], [1, 3]))
+    s, *_ = play(KR, s, "NOOP")
+    assert s.foes.pos[0].tolist() in ([6, 9], [5, 8]) and 2 <= int(s.foes.timer[0]) <= 4
+    assert s.foes.pos[1].tolist() == [12, 12] and int(s.foes.timer[1]) == 2
+
+
+def test_krull__walking_into_an_enemy_is_death_and_walls_block():
+    s = start(KR, player=[8, 2], foes=_enemies([(8, 3)], [9]))
+    _, reward, done, msg = play(KR, s, "RIGHT")
+    assert done and reward == pytest.approx(-1.0) and msg == "You were slain. Game over."
+    s = start(KR, player=[8, 1], foes=_enemies([(2, 17)], [9]))
+    s, _, done, _ = play(KR, s, "LEFT")
+    assert not done and s.player.tolist() == [8, 1]
+
+
+def test_krull__swamp_sinks_about_one_step_in_seven():
+    env, step, _ = _jitted(KR)
+    field = start(KR).field.at[KH + 8, 3].set(krull.C_SWAMP)
+    s = start(KR, field=field, phase=1, player=[KH + 8, 2], foes=_enemies([(KH + 2, 17)], [9]))
+    sank = 0
+    for k in range(200):
+        nxt, tr = step(glyphjax.step_key(k, 0), s, jnp.int32(env.card.action_index("RIGHT")), env.default_params())
+        assert nxt.player.tolist() == [KH + 8, 3]
+        sank += bool(tr.terminated)
+        assert float(tr.reward) == (-1.0 if bool(tr.terminated) else 0.0)
+    assert 12 <= sank <= 50  # 200 x 0.15 = 30 expected
+
+
+def test_krull__the_three_stages_and_lyssa_win():
+    s = start(KR, player=[8, 5], foes=_enemies([(8, 7)], [9]))  # the last Slayer
+    s, reward, done, msg = play(KR, s, "FIRE")
+    assert reward == pytest.approx(1 / 3) and not done and msg == "You completed a stage."
+    assert int(s.phase) == 1 and s.player.tolist() == [KH + 8, 2] and int(s.score) == 1
+    door = [int(x) for x in jnp.argwhere(s.field == krull.C_DOOR)[0]]
+    creature = _enemies([(KH + 2, 10)], [9])
+    shut = start(KR, phase=1, player=[door[0], door[1] - 1], foes=creature, score=1)
+    shut, reward, done, msg = play(KR, shut, "RIGHT")
+    assert reward == 0 and not done and int(shut.phase) == 1
+    assert msg == "The door stays shut while the swamp's creatures live."
+    guard = _enemies([(2 * KH + 2, 12)], [9])
+    s = start(KR, phase=1, player=[door[0], door[1] - 1], foes=guard, score=1, earned=1 / 3)
+    s, reward, done, msg = play(KR, s, "RIGHT")
+    assert reward == pytest.approx(1 / 3) and not done and int(s.phase) == 2
+    assert s.player.tolist() == [2 * KH + 8, 2] and grid(KR, s)[8] == "▓ @" + " " * 14 + "P ▓"
+    s = s.replace(player=jnp.array([2 * KH + 8, 16], jnp.int32))
+    s, reward, done, msg = play(KR, s, "RIGHT")
+    assert done and reward == pytest.approx(1 / 3) and msg == "You reached the target. You win!"
+    assert float(s.earned) == pytest.approx(1.0)
