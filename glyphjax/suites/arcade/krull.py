@@ -6,7 +6,8 @@ adventure is one map of three walled screens drawn at reset (`screens.window` sh
 are on): 1. the field, with SLAYERS Slayers; 2. the swamp, a fifth of its cells swamp, a dry
 path winding from your start to the exit door at its right end, CREATURES creatures; 3. the
 Black Fortress, a wall down the middle with a 2-cell doorway, GUARDS guards, Lyssa in the right
-room. Enemies start on open cells (Slayers in the right half, creatures from column 5). UP /
+room. Enemies start on open cells 4 or more steps from your start (Slayers in the right
+half, creatures from column 5). UP /
 DOWN / LEFT / RIGHT move you one cell (walls block); each step into swamp sinks you with
 probability SINK. FIRE throws the glaive at the nearest enemy of the screen within REACH cells
 (Manhattan): it flies one cell a turn along the sign of the offset to that enemy (straight or
@@ -27,6 +28,7 @@ import jax.numpy as jnp
 
 from glyphjax.core import entities
 from glyphjax.core.grid import bfs_distances
+from glyphjax.core.sampling import random_cells
 from glyphjax.suites.arcade import screens
 from glyphjax.suites.arcade.arena import YOU
 from glyphjax.suites.arcade.asteroids import ACTIONS, FIRE, MOVES
@@ -59,13 +61,12 @@ def _screens(draws, h: int, w: int) -> jax.Array:
     r, c = jnp.meshgrid(jnp.arange(h), jnp.arange(w), indexing="ij")
     box = jnp.where((r == 0) | (r == h - 1) | (c == 0) | (c == w - 1), C_WALL, 0).astype(jnp.int8)
     swamp = jnp.where((box == 0) & (draws.uniform((h, w)) < P_SWAMP), C_SWAMP, box)
-
-    def wind(py, u):
-        nxt = jnp.where(u[0] < P_WIND, jnp.clip(py + jnp.floor(u[1] * 3).astype(jnp.int32) - 1, 2, h - 3), py)
-        return nxt, jnp.stack([py, nxt])
-
-    end, rows = jax.lax.scan(wind, jnp.int32(h // 2), draws.uniform((w - 2, 2)))
-    path = ((r[None] == rows.reshape(-1)[:, None, None]) & (c[None] == jnp.repeat(jnp.arange(1, w - 1), 2)[:, None, None])).any(0)
+    u = draws.uniform((w - 2, 2))
+    turns = jnp.where(u[:, 0] < P_WIND, jnp.floor(u[:, 1] * 3).astype(jnp.int32) - 1, 0)
+    rows = jnp.clip(h // 2 + jnp.cumsum(turns), 2, h - 3)  # the path's row at columns 1 .. w - 2
+    before = jnp.concatenate([jnp.array([h // 2]), rows[:-1]])
+    path = (c >= 1) & (c <= w - 2) & ((r == before[c - 1]) | (r == rows[c - 1]))
+    end = rows[-1]
     swamp = jnp.where(path, 0, swamp).at[end, w - 2].set(C_DOOR)
     fort = jnp.where((c == w // 2) & (r != h // 2) & (r != h // 2 - 1), C_WALL, box).at[h // 2, w - 3].set(C_LYSSA)
     return jnp.concatenate([box, swamp, fort]).astype(jnp.int8)
@@ -79,14 +80,14 @@ def _reset(draws, s: Setting, params):
     h, w = s.size
     field = _screens(draws, h, w)
     r, c = jnp.meshgrid(jnp.arange(h), jnp.arange(w), indexing="ij")
-    foes = entities.empty(s.caps[0])
-    for stage, (n, first) in enumerate(((SLAYERS, w // 2), (CREATURES, 5), (GUARDS, 2))):
-        screen = field[stage * h:(stage + 1) * h]
-        ok = (screen == 0) & (c >= first) & (jnp.abs(r - h // 2) + jnp.abs(c - 2) > 3)
-        flat, found = draws.cells(ok, n)
-        cells = jnp.stack([flat // w + stage * h, flat % w], 1)
-        foes = entities.spawn_many(foes, cells, jnp.zeros((n, 2), jnp.int32), jnp.full(n, stage), found,
-                                   draws.randint(2, 5, (n,)))
+    ok = ((field.reshape(3, h, w) == 0) & (c[None] >= jnp.array([w // 2, 5, 2])[:, None, None])
+          & (jnp.abs(r - h // 2) + jnp.abs(c - 2) > 3)[None])  # open, and 4+ cells from your start
+    flat, found = jax.vmap(lambda u, m: random_cells(u, m, SLAYERS))(draws.uniform((3, h * w)), ok)
+    stage = jnp.repeat(jnp.arange(3), SLAYERS)
+    found = found.reshape(-1) & (jnp.tile(jnp.arange(SLAYERS), 3) < jnp.array([SLAYERS, CREATURES, GUARDS])[stage])
+    cells = jnp.stack([flat.reshape(-1) // w + stage * h, flat.reshape(-1) % w], 1)
+    foes = entities.spawn_many(entities.empty(s.caps[0]), cells, jnp.zeros((3 * SLAYERS, 2), jnp.int32), stage,
+                               found, draws.randint(2, 5, (3 * SLAYERS,)))
     return new_state(s, field=field, foes=foes, player=_start(jnp.int32(0), h))
 
 
@@ -190,7 +191,7 @@ KRULL = Game(
             LYSSA: "Princess Lyssa (reach her to rescue her)", ENEMY: "enemy", GLAIVE: "your glaive", YOU: "you"},
     rules=_rules, reset=_reset, step=_step, paint=_paint, scripted=_scripted, mini=None,
     atari=Setting(size=(16, 20), max_steps=1000, target=3, caps=(SLAYERS + CREATURES + GUARDS, 2, 1)),
-    draws=(16 * 20 * 4 + 18 * 2 + SLAYERS + CREATURES + GUARDS, 1 + 2 * (SLAYERS + CREATURES + GUARDS)),
+    draws=(16 * 20 * 4 + 18 * 2 + 3 * SLAYERS, 1 + 2 * (SLAYERS + CREATURES + GUARDS)),
     events=("You completed a stage.", "Your glaive destroyed an enemy.",
             "The door stays shut while the swamp's creatures live."),
     death="an enemy reaches you or you sink in the swamp",
