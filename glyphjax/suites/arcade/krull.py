@@ -6,8 +6,8 @@ adventure is one map of three walled screens drawn at reset (`screens.window` sh
 are on): 1. the field, with SLAYERS Slayers; 2. the swamp, a fifth of its cells swamp, a dry
 path winding from your start to the exit door at its right end, CREATURES creatures; 3. the
 Black Fortress, a wall down the middle with a 2-cell doorway, GUARDS guards, Lyssa in the right
-room. Enemies start on open cells 4 or more steps from your start (Slayers in the right
-half, creatures from column 5). UP /
+room. Enemies start at random cells of rows 2 to H - 3 (Slayers in the right half,
+creatures and guards from column 6, never in a wall; a creature may start in swamp). UP /
 DOWN / LEFT / RIGHT move you one cell (walls block); each step into swamp sinks you with
 probability SINK. FIRE throws the glaive at the nearest enemy of the screen within REACH cells
 (Manhattan): it flies one cell a turn along the sign of the offset to that enemy (straight or
@@ -28,7 +28,6 @@ import jax.numpy as jnp
 
 from glyphjax.core import entities
 from glyphjax.core.grid import bfs_distances
-from glyphjax.core.sampling import random_cells
 from glyphjax.suites.arcade import screens
 from glyphjax.suites.arcade.arena import YOU
 from glyphjax.suites.arcade.asteroids import ACTIONS, FIRE, MOVES
@@ -79,15 +78,13 @@ def _start(stage, h: int) -> jax.Array:
 def _reset(draws, s: Setting, params):
     h, w = s.size
     field = _screens(draws, h, w)
-    r, c = jnp.meshgrid(jnp.arange(h), jnp.arange(w), indexing="ij")
-    ok = ((field.reshape(3, h, w) == 0) & (c[None] >= jnp.array([w // 2, 5, 2])[:, None, None])
-          & (jnp.abs(r - h // 2) + jnp.abs(c - 2) > 3)[None])  # open, and 4+ cells from your start
-    flat, found = jax.vmap(lambda u, m: random_cells(u, m, SLAYERS))(draws.uniform((3, h * w)), ok)
-    stage = jnp.repeat(jnp.arange(3), SLAYERS)
-    found = found.reshape(-1) & (jnp.tile(jnp.arange(SLAYERS), 3) < jnp.array([SLAYERS, CREATURES, GUARDS])[stage])
-    cells = jnp.stack([flat.reshape(-1) // w + stage * h, flat.reshape(-1) % w], 1)
-    foes = entities.spawn_many(entities.empty(s.caps[0]), cells, jnp.zeros((3 * SLAYERS, 2), jnp.int32), stage,
-                               found, draws.randint(2, 5, (3 * SLAYERS,)))
+    n = SLAYERS + CREATURES + GUARDS
+    stage = jnp.repeat(jnp.arange(3), jnp.array([SLAYERS, CREATURES, GUARDS]), total_repeat_length=n)
+    col = draws.randint(jnp.array([w // 2, 6, 6])[stage], w - 1, (n,))
+    col = jnp.where((stage == 2) & (col == w // 2), col + 1, col)  # not in the fortress' wall
+    cells = jnp.stack([stage * h + draws.randint(2, h - 2, (n,)), col], 1)
+    foes = entities.spawn_many(entities.empty(n), cells, jnp.zeros((n, 2), jnp.int32), stage, jnp.ones(n, bool),
+                               draws.randint(2, 5, (n,)))
     return new_state(s, field=field, foes=foes, player=_start(jnp.int32(0), h))
 
 
@@ -191,7 +188,7 @@ KRULL = Game(
             LYSSA: "Princess Lyssa (reach her to rescue her)", ENEMY: "enemy", GLAIVE: "your glaive", YOU: "you"},
     rules=_rules, reset=_reset, step=_step, paint=_paint, scripted=_scripted, mini=None,
     atari=Setting(size=(16, 20), max_steps=1000, target=3, caps=(SLAYERS + CREATURES + GUARDS, 2, 1)),
-    draws=(16 * 20 * 4 + 18 * 2 + 3 * SLAYERS, 1 + 2 * (SLAYERS + CREATURES + GUARDS)),
+    draws=(16 * 20 + 18 * 2 + 3 * (SLAYERS + CREATURES + GUARDS), 1 + 2 * (SLAYERS + CREATURES + GUARDS)),
     events=("You completed a stage.", "Your glaive destroyed an enemy.",
             "The door stays shut while the swamp's creatures live."),
     death="an enemy reaches you or you sink in the swamp",
