@@ -35,7 +35,9 @@ from glyphjax.suites.arcade.frostbite import FROSTBITE
 from glyphjax.suites.arcade.gopher import GOPHER_GAME
 from glyphjax.suites.arcade.gravitar import GRAVITAR
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
+from glyphjax.suites.arcade.jamesbond import JAMESBOND
 from glyphjax.suites.arcade.kangaroo import KANGAROO
+from glyphjax.suites.arcade.krull import KRULL
 from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
 from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.namethisgame import NAMETHISGAME
@@ -48,6 +50,7 @@ from glyphjax.suites.arcade.roadrunner import ROADRUNNER
 from glyphjax.suites.arcade.robotank import ROBOTANK
 from glyphjax.suites.arcade.seaquest import SEAQUEST
 from glyphjax.suites.arcade.skiing import SKIING
+from glyphjax.suites.arcade.solaris import SOLARIS
 from glyphjax.suites.arcade.spaceinvaders import SPACEINVADERS
 from glyphjax.suites.arcade.stargunner import STARGUNNER
 from glyphjax.suites.arcade.surround import SURROUND
@@ -88,7 +91,9 @@ GAMES = {g.name: g for g in (
     GOPHER_GAME,
     GRAVITAR,
     ICEHOCKEY,
+    JAMESBOND,
     KANGAROO,
+    KRULL,
     KUNGFUMASTER,
     MSPACMAN,
     NAMETHISGAME,
@@ -101,6 +106,7 @@ GAMES = {g.name: g for g in (
     ROBOTANK,
     SEAQUEST,
     SKIING,
+    SOLARIS,
     SPACEINVADERS,
     STARGUNNER,
     SURROUND,
