@@ -609,6 +609,21 @@ def test_focused_reward__every_classic_task_pays_its_hand_computed_rewards(class
         assert (rewards[n:] == 0).all(), f"{name}: paid after its end"
 
 
+def test_pool_kills__counts_a_kill_whose_slot_a_spawn_refilled_in_the_same_step():
+    """The package spawns into the first free slot, so a mob killed this step can be replaced at
+    once (fight-bats showed it: the first bat's kill went uncounted). Slots: 0 killed and
+    refilled far away, 1 walked one cell, 2 killed and left empty, 3 despawned (health left), 4
+    far from the player, despawned and refilled (no kill), 5 empty before."""
+    from craftax.craftax_classic.envs.craftax_state import Mobs
+    player = jnp.array([10, 10])
+    before = Mobs(position=jnp.array([[9, 10], [12, 10], [10, 11], [30, 30], [30, 31], [0, 0]]),
+                  health=jnp.array([1, 5, 2, 5, 5, 0]), mask=jnp.array([True] * 5 + [False]),
+                  attack_cooldown=jnp.zeros(6, jnp.int32))
+    after = before.replace(position=jnp.array([[16, 14], [12, 11], [10, 11], [30, 30], [2, 3], [0, 0]]),
+                           health=jnp.array([5, 5, 0, 5, 5, 0]), mask=jnp.array([True, True, False, False, True, False]))
+    assert int(rules.pool_kills(before, after, player)) == 2  # slots 0 and 2
+
+
 def test_focused_reward__every_classic_task_has_a_scripted_reward_case():
     covered = {c["task"] for c in CLASSIC_CASES.values()} | set(SCRIPTS)
     assert covered == {e.card.id for e in focused_envs("classic")}
