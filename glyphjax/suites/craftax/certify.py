@@ -5,6 +5,9 @@
 The focused tasks form two programs (the Classic-engine tasks and the full-engine tasks), so
 each check is one compile per program: a vmapped batch mixes a program's tasks (`stack_params`),
 `--episodes` random episodes and `--planned` planner episodes per task. `--engine` picks one.
+Batches of `--chunk` episodes hold every task of the program in turn (seed-major), so a run cut
+short has played the same seeds 0..k of every task; `--progress` prints the running ranges after
+each batch.
 """
 
 from __future__ import annotations
@@ -31,11 +34,13 @@ def focused_envs(engine: str = "classic") -> list:
     return [e for e in envs if e.static_config()[0] == ENGINES[engine]]
 
 
-def mixed_rollout(envs: list, policy, per_task: int, chunk: int = 4096) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def mixed_rollout(envs: list, policy, per_task: int, chunk: int = 4096,
+                  on_batch=None) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """{task id: (returns, success mask)} of `per_task` episodes per task (seeds 0..per_task-1),
-    run in mixed batches of at most `chunk` episodes."""
-    ids = np.repeat(np.arange(len(envs)), per_task)
-    seeds = np.tile(np.arange(per_task, dtype=np.uint32), len(envs))
+    run in mixed batches of at most `chunk` episodes, seed-major (every task's seed 0, then every
+    task's seed 1, ...). `on_batch(results so far)` is called after each batch."""
+    ids = np.tile(np.arange(len(envs)), per_task)
+    seeds = np.repeat(np.arange(per_task, dtype=np.uint32), len(envs))
     table = stack_params(envs)
     rets, succ = [], []
     for lo in range(0, len(ids), chunk):
@@ -44,7 +49,13 @@ def mixed_rollout(envs: list, policy, per_task: int, chunk: int = 4096) -> dict[
         r = rollout(envs[0], policy, jnp.asarray(seeds[sl]), params, batched_params=True)
         rets.append(np.asarray(r.returns))
         succ.append(np.asarray(r.terminated) & (np.asarray(r.final_event) == 1))
-    rets, succ = np.concatenate(rets), np.concatenate(succ)
+        if on_batch is not None:
+            on_batch(_by_task(envs, ids[:sl.stop], np.concatenate(rets), np.concatenate(succ)))
+    return _by_task(envs, ids, np.concatenate(rets), np.concatenate(succ))
+
+
+def _by_task(envs: list, ids: np.ndarray, rets: np.ndarray, succ: np.ndarray) -> dict:
+    ids = ids[:len(rets)]
     return {env.card.id: (rets[ids == i], succ[ids == i]) for i, env in enumerate(envs)}
 
 
@@ -58,26 +69,35 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--episodes", type=int, default=10000, help="random episodes per task")
     ap.add_argument("--planned", type=int, default=200, help="planner episodes per task")
     ap.add_argument("--engine", choices=[*ENGINES, "both"], default="both", help="which focused tasks")
+    ap.add_argument("--chunk", type=int, default=4096, help="episodes per vmapped batch")
+    ap.add_argument("--progress", action="store_true", help="print the running ranges after each batch")
     args = ap.parse_args(argv)
     for engine in ENGINES if args.engine == "both" else (args.engine,):
-        certify(focused_envs(engine), args.episodes, args.planned)
+        certify(focused_envs(engine), args.episodes, args.planned, args.chunk, args.progress)
 
 
-def certify(envs: list, episodes: int, planned: int) -> None:
+def certify(envs: list, episodes: int, planned: int, chunk: int = 4096, progress: bool = False) -> None:
     """Print random-play return ranges and planner success rates of one program's tasks."""
     t0 = time.time()
     if episodes:
-        bad = 0
-        for tid, (ret, _) in mixed_rollout(envs, random_policy(envs[0].card.num_actions), episodes).items():
-            lo, hi = glyphjax.make(tid).card.return_range
-            out = int(((ret < lo - 1e-5) | (ret > hi + 1e-5)).sum())
-            bad += out
-            print(f"random  {tid:32s} mean {ret.mean():+.3f}  min {ret.min():+.3f}  max {ret.max():+.3f}  out of range {out}")
-        print(f"random play: {bad} episodes out of range ({time.time() - t0:.0f} s)")
+        def report(results: dict, final: bool = False) -> None:
+            bad = 0
+            for tid, (ret, _) in results.items():
+                lo, hi = glyphjax.make(tid).card.return_range
+                out = int(((ret < lo - 1e-5) | (ret > hi + 1e-5)).sum())
+                bad += out
+                print(f"random  {tid:32s} n {ret.size:5d}  mean {ret.mean():+.3f}  min {ret.min():+.3f}  "
+                      f"max {ret.max():+.3f}  declared [{lo:+g}, {hi:+g}]  out of range {out}")
+            done = min(ret.size for ret, _ in results.values())
+            print(f"random play{'' if final else ' so far'}: {done} episodes per task, {bad} out of range "
+                  f"({time.time() - t0:.0f} s)", flush=True)
+        results = mixed_rollout(envs, random_policy(envs[0].card.num_actions), episodes, chunk,
+                                report if progress else None)
+        report(results, final=True)
     if planned:
-        for tid, (ret, ok) in mixed_rollout(envs, envs[0].scripted_policy, planned).items():
+        for tid, (ret, ok) in mixed_rollout(envs, envs[0].scripted_policy, planned, chunk).items():
             print(f"planner {tid:32s} success {ok.mean():6.1%}  mean return {ret.mean():+.3f}")
-    print(f"done in {time.time() - t0:.0f} s")
+    print(f"done in {time.time() - t0:.0f} s", flush=True)
 
 
 if __name__ == "__main__":

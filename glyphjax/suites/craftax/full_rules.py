@@ -20,7 +20,7 @@ import numpy as np
 from flax import struct
 
 from glyphjax.suites.craftax import engine
-from glyphjax.suites.craftax.rules import pay_vectors
+from glyphjax.suites.craftax.rules import pay_vectors, pool_kills
 
 FULL_MOB_CLASSES = ("passive", "melee", "ranged")  # the package's MobType order
 FULL_INVENTORY_FIELDS = ("wood", "stone", "coal", "iron", "diamond", "sapling", "pickaxe", "sword", "bow", "arrows",
@@ -108,10 +108,11 @@ class FullTask:
 
 
 def _kills(before, after) -> jax.Array:
-    """int32[3]: mobs per FULL_MOB_CLASSES that died on a step (gone from the pool, health <= 0)."""
+    """int32[3]: mobs per FULL_MOB_CLASSES killed on a step (`rules.pool_kills`: gone with health
+    <= 0, or their slot refilled by a spawn in the same step)."""
     pools = ((before.passive_mobs, after.passive_mobs), (before.melee_mobs, after.melee_mobs),
              (before.ranged_mobs, after.ranged_mobs))
-    return jnp.stack([jnp.sum(b.mask & ~a.mask & (a.health <= 0)) for b, a in pools]).astype(jnp.int32)
+    return jnp.stack([pool_kills(b, a, before.player_position) for b, a in pools]).astype(jnp.int32)
 
 
 def full_counters(before, after, params: FullTaskParams) -> jax.Array:

@@ -121,7 +121,7 @@ def classic_counters(before, after, action: jax.Array) -> jax.Array:
     (achievement entries: the flag itself, combined with max)."""
     inv_b = jnp.stack([getattr(before.inventory, n) for n in engine.CLASSIC_INVENTORY])
     inv_a = jnp.stack([getattr(after.inventory, n) for n in engine.CLASSIC_INVENTORY])
-    kills = [jnp.sum(pool_b.mask & ~pool_a.mask & (pool_a.health <= 0)) for pool_b, pool_a in
+    kills = [pool_kills(pool_b, pool_a, before.player_position) for pool_b, pool_a in
              ((before.zombies, after.zombies), (before.cows, after.cows), (before.skeletons, after.skeletons))]
     alive = after.player_health > 0
     facing = before.player_position + jnp.asarray(_DIRECTIONS)[jnp.clip(before.player_direction, 0, 4)]
@@ -133,6 +133,22 @@ def classic_counters(before, after, action: jax.Array) -> jax.Array:
         jnp.stack([alive, jnp.maximum(after.player_food - before.player_food, 0),
                    jnp.maximum(after.player_drink - before.player_drink, 0), ate_plant,
                    stone_around(after)]).astype(jnp.int32)])
+
+
+NEAR = 12  # cells: the package despawns mobs 14 (L1) from the player; each can move 1 a step
+
+
+def pool_kills(before, after, player_position: jax.Array) -> jax.Array:
+    """int32: mobs of one pool (Classic [N] or full-game [floors, N] slots) killed on a step. A slot
+    alive before counts when its mob is gone with health <= 0, or when the package refilled the
+    freed slot with a newly spawned mob in the same step (it spawns into the first free slot): the
+    slot's mob then jumped more than one cell, although the old one was within NEAR of the player
+    (a far mob's slot is freed by despawning, which is no kill)."""
+    jump = jnp.sum(jnp.abs(after.position - before.position), axis=-1)
+    near = jnp.sum(jnp.abs(before.position - player_position), axis=-1) < NEAR
+    died = ~after.mask & (after.health <= 0)
+    refilled = after.mask & (jump > 1) & near
+    return jnp.sum(before.mask & (died | refilled)).astype(jnp.int32)
 
 
 _DIRECTIONS = np.array([[0, 0], [0, -1], [0, 1], [-1, 0], [1, 0]], np.int32)

@@ -23,6 +23,7 @@ from craftax.craftax_classic.renderer import render_craftax_symbolic
 
 import glyphjax
 from glyphjax.suites.craftax import engine, native, render, rules
+from glyphjax.core.rollout import stack_params
 from glyphjax.suites.craftax.certify import focused_envs, mixed_rollout
 
 pytestmark = pytest.mark.xdist_group("craftax")
@@ -408,6 +409,224 @@ def test_focused_reward__scripted_actions_pay_the_hand_computed_rewards(task_id)
     assert bool(trans.terminated[-1]) == ends and not trans.terminated[:-1].any()
     if ends:
         assert int(trans.event[-1]) == 1  # "Task complete!"
+
+
+# Every focused Classic task on a scripted action sequence from a constructed start: the task's
+# reset state with the 7 x 7 cells around the player reset to the arena's base block, mobs cleared,
+# then the blocks, mobs (boxed in by stone so they cannot walk off), inventory and vitals below.
+# Rewards per step are computed by hand from the card's rule and the package's mechanics (Classic:
+# a tree or ore gives 1 per DO, damage 1 / wood sword 2 / stone 3 / iron 5 against cow 3, zombie
+# 5, skeleton 3 health; a zombie next to the player hits for 2 every 6th turn; a cow fills 6 food;
+# sleep regains 1 energy per 11 turns and wakes the turn after energy reaches 9). One vmapped jitted
+# step plays every case at once (the tasks share a program; params pick the task).
+U, L, R, D = (-1, 0), (0, -1), (0, 1), (1, 0)
+W = 1 / 200  # survive-wild's per-turn pay
+
+
+def _boxed(*cells) -> dict:
+    """Stone on every neighbour of each mob cell except the player's own cell and the mob cells."""
+    out = {}
+    for r, c in cells:
+        for dr, dc in (U, L, R, D):
+            n = (r + dr, c + dc)
+            if n != (0, 0) and n not in cells:
+                out[n] = "STONE"
+    return out
+
+
+def _walled() -> dict:
+    return {U: "STONE", L: "STONE", R: "STONE", D: "STONE"}
+
+
+def _case(task, actions, rewards, ends, blocks=(), mobs=(), inventory=None, vitals=None, sapling_goal=None):
+    """actions: names; rewards: per step (None for the sapling cases, computed from the state);
+    mobs: (kind, cell); sapling_goal: the pay on the first turn the sapling count rises."""
+    blocks = dict(blocks)
+    return dict(task=f"craftax/{task}", actions=list(actions), rewards=rewards, ends=ends,
+                blocks={**_boxed(*[cell for _, cell in mobs]), **blocks}, mobs=list(mobs),
+                inventory=inventory or {}, vitals=vitals, sapling_goal=sapling_goal)
+
+
+FIVE = {U: "TREE", L: "TREE", R: "TREE", D: "TREE", (-2, 0): "TREE"}  # four around + one beyond the faced
+FIVE_ACTIONS = ["DO", "LEFT", "DO", "RIGHT", "DO", "DOWN", "DO", "UP", "DO"]  # UP walks onto the mined cell
+THREE = ["DO", "LEFT", "DO", "RIGHT", "DO"]
+CLASSIC_CASES = {
+    "choptrees": _case("choptrees", FIVE_ACTIONS, [.2, 0, .2, 0, .2, 0, .2, 0, .2], True, FIVE),
+    "minestone": _case("minestone", FIVE_ACTIONS, [.2, 0, .2, 0, .2, 0, .2, 0, .2], True,
+                       {k: "STONE" for k in FIVE}),
+    "mine-coal": _case("mine-coal", THREE, [1 / 3, 0, 1 / 3, 0, 1 / 3], True, {U: "COAL", L: "COAL", R: "COAL"}),
+    "diamond-dig": _case("diamond-dig", THREE, [1 / 3, 0, 1 / 3, 0, 1 / 3], True,
+                         {U: "DIAMOND", L: "DIAMOND", R: "DIAMOND"}),
+    # a third coal is past the cap of 2: it pays nothing
+    "coal-and-iron": _case("coal-and-iron", THREE + ["DOWN", "DO", "DOWN", "DO"], [.25, 0, .25, 0, 0, 0, .25, 0, .25],
+                           True, {U: "COAL", L: "COAL", R: "COAL", D: "IRON", (2, 0): "IRON"}),
+    "gatherresources": _case("gatherresources", THREE + ["DOWN", "DO", "DOWN", "DO", "DOWN", "DO"],
+                             [1 / 6, 0, 1 / 6, 0, 1 / 6, 0, 1 / 6, 0, 1 / 6, 0, 1 / 6], True,
+                             {U: "TREE", L: "TREE", R: "TREE", D: "STONE", (2, 0): "STONE", (3, 0): "STONE"},
+                             inventory={"wood_pickaxe": 1}),
+    # a second iron pickaxe is past its cap of 1
+    "craft-ironset": _case("craft-ironset", ["NOOP", "MAKE_IRON_PICKAXE", "MAKE_IRON_PICKAXE", "MAKE_IRON_SWORD"],
+                           [0, .5, 0, .5], True, {R: "CRAFTING_TABLE", L: "FURNACE"},
+                           inventory={"wood": 3, "stone": 3, "coal": 3, "iron": 3}),
+    "craftchain": _case("craftchain", ["DO", "DOWN", "DO", "MAKE_WOOD_PICKAXE", "LEFT", "DO", "MAKE_STONE_SWORD"],
+                        [0, 0, 0, 1 / 3, 0, 1 / 3, 1 / 3], True,
+                        {U: "TREE", D: "TREE", R: "CRAFTING_TABLE", L: "STONE"}),
+    "iron-bootstrap": _case(
+        "iron-bootstrap", ["DO", "PLACE_TABLE", "MAKE_WOOD_PICKAXE", "LEFT", "DO", "PLACE_FURNACE",
+                           "MAKE_STONE_PICKAXE", "RIGHT", "DO"],
+        [1 / 7, 1 / 7, 1 / 7, 0, 1 / 7, 1 / 7, 1 / 7, 0, 1 / 7], True, {U: "TREE", L: "STONE", R: "IRON"},
+        inventory={"wood": 3, "stone": 1}),
+    "diamond-bootstrap": _case(
+        "diamond-bootstrap", ["DO", "PLACE_TABLE", "MAKE_WOOD_PICKAXE", "LEFT", "DO", "PLACE_FURNACE",
+                              "MAKE_STONE_PICKAXE", "RIGHT", "DO", "MAKE_IRON_PICKAXE", "DOWN", "DO"],
+        [1 / 9, 1 / 9, 1 / 9, 0, 1 / 9, 1 / 9, 1 / 9, 0, 1 / 9, 1 / 9, 0, 1 / 9], True,
+        {U: "TREE", L: "STONE", R: "IRON", D: "DIAMOND"}, inventory={"wood": 4, "stone": 2, "coal": 1}),
+    "place-table": _case("place-table", ["DO", "LEFT", "DO", "PLACE_TABLE"], [.5, 0, 0, .5], True,
+                         {U: "TREE", L: "TREE"}),
+    "wood-sword": _case("wood-sword", ["MAKE_WOOD_SWORD", "DO", "MAKE_WOOD_SWORD"], [0, 0, 1], True,
+                        {R: "CRAFTING_TABLE", U: "TREE"}),
+    "stone-pickaxe": _case("stone-pickaxe", ["MAKE_STONE_PICKAXE", "DO", "MAKE_STONE_PICKAXE"], [0, 0, 1], True,
+                           {R: "CRAFTING_TABLE", U: "STONE"}, inventory={"wood": 1}),
+    "craft-ironsword": _case("craft-ironsword", ["NOOP", "MAKE_IRON_SWORD"], [0, 1], True,
+                             {R: "CRAFTING_TABLE", L: "FURNACE"}),
+    "tool-rack": _case("tool-rack", ["MAKE_WOOD_PICKAXE", "MAKE_WOOD_SWORD", "MAKE_WOOD_PICKAXE",
+                                     "MAKE_STONE_PICKAXE", "MAKE_STONE_SWORD"], [.25, .25, 0, .25, .25], True,
+                       {R: "CRAFTING_TABLE"}, inventory={"wood": 5, "stone": 2}),
+    "firstday": _case("firstday", ["DO", "MAKE_WOOD_PICKAXE", "MAKE_WOOD_SWORD"], [1 / 22] * 3, False,
+                      {U: "TREE", R: "CRAFTING_TABLE"}, inventory={"wood": 1}),
+    "find-diamond": _case("find-diamond", ["NOOP", "DO"], [0, 1], True, {U: "DIAMOND"}),
+    "find-water": _case("find-water", ["NOOP", "DO"], [0, 1], True, {U: "WATER"}),
+    "drink-fill": _case("drink-fill", ["DO"] * 5, [.2] * 5, True, {U: "WATER"}),  # drink 4 -> 9
+    "plant-farm": _case("plant-farm", ["PLACE_PLANT", "LEFT", "DO", "RIGHT", "DO", "DOWN", "DO"],
+                        [.25, 0, .25, 0, .25, 0, .25], True, {L: "RIPE_PLANT", R: "RIPE_PLANT", D: "RIPE_PLANT"}),
+    "lava-field": _case("lava-field", ["RIGHT", "DO"], [0, 1], True, {R: "DIAMOND", U: "LAVA"}),
+    "lava-field/death": _case("lava-field", ["UP"], [-1], True, {U: "LAVA"}),  # lava kills at once
+    "fight-cow": _case("fight-cow", ["DO", "DO"], [0, 1], True, mobs=[("cow", U)]),  # wood sword: 3 -> 1 -> dead
+    "cow-hunt": _case("cow-hunt", ["DO", "DO", "LEFT", "DO", "DO"], [0, .5, 0, 0, .5], True,
+                      mobs=[("cow", U), ("cow", L)]),
+    "eat-fill": _case("eat-fill", ["DO"] * 3, [0, 0, 1], True, mobs=[("cow", U)]),  # bare hands; food 3 + 6 = 9
+    "fightzombie": _case("fightzombie", ["DO", "DO"], [0, 1], True, mobs=[("zombie", U)]),  # stone sword: 5 -> 2 -> dead
+    # three zombies hit at turn 1 (9 -> 3); the last one again at turn 7 (-> 1), before it dies
+    "fight-zombies": _case("fight-zombies", ["DO", "DO", "LEFT", "DO", "DO", "RIGHT", "DO", "DO"],
+                           [0, 1 / 3, 0, 0, 1 / 3, 0, 0, 1 / 3], True,
+                           mobs=[("zombie", U), ("zombie", L), ("zombie", R)]),
+    "fight-skeletons": _case("fight-skeletons", ["DO", "DOWN", "DO"], [.5, 0, .5], True,
+                             mobs=[("skeleton", U), ("skeleton", D)]),
+    "skeleton-duel": _case("skeleton-duel", ["NOOP", "DO"], [0, 1], True, mobs=[("skeleton", U)]),
+    "survivehorde": _case("survivehorde", ["DO", "DOWN", "DO"], [.2, 0, .2], False,
+                          mobs=[("zombie", U), ("skeleton", D)]),
+    # the kill earns 1/5, but the other zombie's hit (2) kills the player that turn: -1 instead
+    "survivehorde/death": _case("survivehorde", ["DO"], [-1], True, mobs=[("zombie", U), ("zombie", L)],
+                                vitals=(2, 9, 9, 9)),
+    "night-defense": _case("night-defense", ["DO", "LEFT", "DO"], [.25, 0, .25], False,
+                           mobs=[("zombie", U), ("zombie", L)]),
+    "survive-hunger": _case("survive-hunger", ["DO"] * 3 + ["NOOP"] * 97, [0] * 99 + [1], True,
+                            mobs=[("cow", U)]),  # eat at turn 3, pay at turn 100
+    "survive-thirst": _case("survive-thirst", ["DO"] * 3 + ["NOOP"] * 97, [0] * 99 + [1], True, {U: "WATER"}),
+    "survive-thirst/wait": _case("survive-thirst", ["NOOP"] * 100, [0] * 100, False, {U: "WATER"}),
+    "survive-night": _case("survive-night", ["NOOP"] * 120, [0] * 119 + [1], True, _walled()),
+    "survive-wild": _case("survive-wild", ["NOOP"] * 5, [W] * 5, False, _walled()),
+    "wake-up": _case("wake-up", ["SLEEP"] + ["NOOP"] * 88, [0] * 88 + [1], True),  # energy 1 -> 9 in 88 turns
+    "collect-sapling": _case("collect-sapling", ["DO"] * 40, None, True, sapling_goal=1.0),
+    "garden": _case("garden", ["PLACE_PLANT", "LEFT"] + ["DO"] * 40, None, True, inventory={"sapling": 2},
+                    sapling_goal=0.5),
+}
+
+
+def _constructed(state, task, case):
+    """The case's start: `state` (a host copy of the task's reset) changed as the module comment says."""
+    g = state.game
+    pos = np.asarray(g.player_position)
+    grid = np.array(g.map)
+    base = engine.Block[task.base].value
+    grid[pos[0] - 3:pos[0] + 4, pos[1] - 3:pos[1] + 4] = base
+    for (dr, dc), block in case["blocks"].items():
+        grid[pos[0] + dr, pos[1] + dc] = engine.Block[block].value
+    mob_map = np.zeros_like(np.asarray(g.mob_map))
+    pools = {}
+    for kind, name in (("zombie", "zombies"), ("cow", "cows"), ("skeleton", "skeletons")):
+        pool = getattr(g, name)
+        mask, position = np.zeros_like(np.asarray(pool.mask)), np.array(pool.position)
+        health, cooldown = np.array(pool.health), np.zeros_like(np.asarray(pool.attack_cooldown))
+        for i, (dr, dc) in enumerate(cell for k, cell in case["mobs"] if k == kind):
+            mask[i], position[i] = True, pos + (dr, dc)
+            health[i] = {"zombie": 5, "cow": 3, "skeleton": 3}[kind]
+            mob_map[tuple(position[i])] = True
+        pools[name] = pool.replace(mask=mask, position=position, health=health, attack_cooldown=cooldown)
+    inv = g.inventory.replace(**{k: np.asarray(v, np.asarray(getattr(g.inventory, k)).dtype)
+                                 for k, v in case["inventory"].items()})
+    vit = {}
+    if case["vitals"] is not None:
+        names = ("player_health", "player_food", "player_drink", "player_energy")
+        vit = {n: np.asarray(v, np.asarray(getattr(g, n)).dtype) for n, v in zip(names, case["vitals"])}
+    return state.replace(game=g.replace(map=grid, mob_map=mob_map, inventory=inv, **pools, **vit))
+
+
+@pytest.fixture(scope="module")
+def classic_scripts(reset_focused):
+    """{case: (rewards [T], terminated [T], events [T], sapling counts [T + 1])} of every CLASSIC_CASES
+    script, all played in one vmapped batch (NOOP after a script's end)."""
+    envs = {e.card.id: e for e in focused_envs("classic")}
+    names = sorted(CLASSIC_CASES)
+    cases = [CLASSIC_CASES[n] for n in names]
+    starts = [_constructed(reset_focused(c["task"], 0), envs[c["task"]].task, c) for c in cases]
+    states = jax.tree.map(lambda *xs: jnp.stack([jnp.asarray(x) for x in xs]), *starts)
+    params = stack_params([envs[c["task"]] for c in cases])
+    turns = max(len(c["actions"]) for c in cases)
+    table = np.full((len(cases), turns), A["NOOP"], np.int32)
+    for i, c in enumerate(cases):
+        table[i, :len(c["actions"])] = [A[a] for a in c["actions"]]
+    env = envs["craftax/choptrees"]
+    step = jax.jit(jax.vmap(lambda t, s, a, p: env.step(glyphjax.step_key(jnp.uint32(0), t), s, a, p)))
+    out = [], [], [], [np.asarray(states.game.inventory.sapling)]
+    for t in range(turns):
+        states, tr = step(jnp.full((len(cases),), t, jnp.int32), states, jnp.asarray(table[:, t]), params)
+        for acc, x in zip(out, (tr.reward, tr.terminated, tr.event, states.game.inventory.sapling)):
+            acc.append(np.asarray(x))
+    rewards, terminated, events, saplings = (np.stack(x, 1) for x in out)
+    return {n: (rewards[i], terminated[i], events[i], saplings[i]) for i, n in enumerate(names)}
+
+
+@pytest.mark.parametrize("name", sorted(CLASSIC_CASES))
+def test_focused_reward__every_classic_task_pays_its_hand_computed_rewards(classic_scripts, name):
+    case = CLASSIC_CASES[name]
+    rewards, terminated, events, saplings = classic_scripts[name]
+    n = len(case["actions"])
+    want = case["rewards"]
+    if case["sapling_goal"] is not None:  # DO on grass finds a sapling 1 time in 10: pay on the first find
+        rises = np.flatnonzero(np.diff(saplings[:n + 1]) > 0)  # turns whose step raised the count
+        assert rises.size, f"{name}: no sapling found in {n} turns (pick another script length)"
+        want = np.zeros(n)
+        if case["actions"][0] == "PLACE_PLANT":
+            want[0] = 0.5  # planting pays its half at once (and uses a sapling: the count falls)
+        want[rises[0]] = case["sapling_goal"]
+        n = rises[0] + 1
+    np.testing.assert_allclose(rewards[:n], np.float32(want[:n]), rtol=0, atol=1e-6, err_msg=name)
+    assert not terminated[:n - 1].any(), f"{name}: ended early at turn {np.flatnonzero(terminated)[0]}"
+    assert bool(terminated[n - 1]) == case["ends"], name
+    if case["ends"]:
+        assert int(events[n - 1]) == (2 if min(want) < 0 else 1), name
+        assert (rewards[n:] == 0).all(), f"{name}: paid after its end"
+
+
+def test_pool_kills__counts_a_kill_whose_slot_a_spawn_refilled_in_the_same_step():
+    """The package spawns into the first free slot, so a mob killed this step can be replaced at
+    once (fight-bats showed it: the first bat's kill went uncounted). Slots: 0 killed and
+    refilled far away, 1 walked one cell, 2 killed and left empty, 3 despawned (health left), 4
+    far from the player, despawned and refilled (no kill), 5 empty before."""
+    from craftax.craftax_classic.envs.craftax_state import Mobs
+    player = jnp.array([10, 10])
+    before = Mobs(position=jnp.array([[9, 10], [12, 10], [10, 11], [30, 30], [30, 31], [0, 0]]),
+                  health=jnp.array([1, 5, 2, 5, 5, 0]), mask=jnp.array([True] * 5 + [False]),
+                  attack_cooldown=jnp.zeros(6, jnp.int32))
+    after = before.replace(position=jnp.array([[16, 14], [12, 11], [10, 11], [30, 30], [2, 3], [0, 0]]),
+                           health=jnp.array([5, 5, 0, 5, 5, 0]), mask=jnp.array([True, True, False, False, True, False]))
+    assert int(rules.pool_kills(before, after, player)) == 2  # slots 0 and 2
+
+
+def test_focused_reward__every_classic_task_has_a_scripted_reward_case():
+    covered = {c["task"] for c in CLASSIC_CASES.values()} | set(SCRIPTS)
+    assert covered == {e.card.id for e in focused_envs("classic")}
 
 
 def test_focused_reward__death_pays_minus_one_and_ends(reset_focused):

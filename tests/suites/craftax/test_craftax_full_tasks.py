@@ -134,6 +134,134 @@ def test_full_reward__scripted_actions_pay_the_hand_computed_rewards(batch):
         assert terminated[i, n - 1] and not terminated[i, :n - 1].any(), task_id
 
 
+# Every other full-engine task on a scripted action sequence from a constructed start: the task's
+# reset state (seed SEED) with the player facing up, optionally moved onto the floor's ladder down,
+# every mob of the floor removed, the 7 x 7 cells around the player made path (mob cases), then the
+# blocks and mobs below (mobs boxed in by stone, at health 0.5 so one hit of any weapon kills,
+# attack cooldown 0). Rewards per step are computed by hand from each card's rule and the package's
+# mechanics (DESCEND on an open ladder down moves one floor down, ASCEND on the up-ladder back onto
+# the ladder down above; DO on a chest opens it; a torch goes on a free path cell, not onto another
+# item; a monster next to the player with cooldown 0 hits it that turn). The cases run in passes of
+# the module's one compiled batch step (one row per task, params fixed), NOOP elsewhere.
+U, L, R, D = (-1, 0), (0, -1), (0, 1), (1, 0)
+
+
+def _boxed(*cells) -> dict:
+    """Stone on every neighbour of each mob cell except the player's cell and the mob cells."""
+    return {(r + dr, c + dc): "STONE" for r, c in cells for dr, dc in (U, L, R, D)
+            if (r + dr, c + dc) != (0, 0) and (r + dr, c + dc) not in cells}
+
+
+def _fcase(task, actions, rewards, ends, on_ladder=False, blocks=(), mobs=(), health=None):
+    """mobs: (class, cell); health: the player's, when set."""
+    return dict(task=f"craftax/{task}", actions=list(actions), rewards=rewards, ends=ends, on_ladder=on_ladder,
+                blocks={**_boxed(*[cell for _, cell in mobs]), **dict(blocks)}, mobs=list(mobs), health=health)
+
+
+FULL_CASES = {
+    "reach-dungeon": _fcase("reach-dungeon", ["NOOP", "DESCEND"], [0, 1], True, on_ladder=True),
+    **{f"floor{n}": _fcase(f"floor{n}", ["NOOP", "DESCEND"], [0, 1], True, on_ladder=True) for n in range(1, 8)},
+    # the first descent pays 1/4; back up and down again is no new floor
+    "speedrun": _fcase("speedrun", ["DESCEND", "ASCEND", "DESCEND"], [.25, 0, 0], False, on_ladder=True),
+    "dungeon-explore": _fcase("dungeon-explore", ["DO", "DESCEND"], [.5, .5], True, on_ladder=True,
+                              blocks={U: "CHEST"}),
+    "dungeon-clear": _fcase("dungeon-clear", ["DO", "NOOP"], [1 / 8, 0], False, mobs=[("melee", U)]),
+    # the kill earns 1/8, but the other monster's hit kills the player (health 0.01) that turn: -1 instead
+    "dungeon-clear/death": _fcase("dungeon-clear", ["DO"], [-1], True, mobs=[("melee", U), ("melee", L)],
+                                  health=0.01),
+    "fight-archers": _fcase("fight-archers", ["DO", "DOWN", "DO"], [.5, 0, .5], True,
+                            mobs=[("ranged", U), ("ranged", D)]),
+    "fight-kobolds": _fcase("fight-kobolds", ["DO", "DOWN", "DO"], [.5, 0, .5], True,
+                            mobs=[("ranged", U), ("ranged", D)]),
+    "fight-bats": _fcase("fight-bats", ["DO", "LEFT", "DO", "RIGHT", "DO"], [1 / 3, 0, 1 / 3, 0, 1 / 3], True,
+                         mobs=[("passive", U), ("passive", L), ("passive", R)]),
+    # a second torch on the same cell is refused; walk left, place; walk down, place
+    "light-the-mines": _fcase("light-the-mines", ["PLACE_TORCH", "PLACE_TORCH", "LEFT", "PLACE_TORCH", "DOWN",
+                                                  "PLACE_TORCH"], [1 / 3, 0, 0, 1 / 3, 0, 1 / 3], True),
+}
+_PATH_WINDOW = {"light-the-mines"}  # cases without mobs that also get the 7 x 7 path window
+
+
+def _full_constructed(game, case):
+    """The case's start: a host copy of one task's reset game, changed as the module comment says."""
+    from craftax.craftax.constants import FLOOR_MOB_MAPPING, BlockType
+    lvl = int(game.player_level)
+    pos = np.array(game.down_ladders[lvl] if case["on_ladder"] else game.player_position)
+    grid, mob_map = np.array(game.map), np.array(game.mob_map)
+    if case["mobs"] or case["task"].split("/")[1] in _PATH_WINDOW:
+        grid[lvl, pos[0] - 3:pos[0] + 4, pos[1] - 3:pos[1] + 4] = BlockType.PATH.value
+    for (dr, dc), block in case["blocks"].items():
+        grid[lvl, pos[0] + dr, pos[1] + dc] = BlockType[block].value
+    mob_map[lvl] = False
+    pools = {}
+    for c, name in enumerate(("passive_mobs", "melee_mobs", "ranged_mobs")):
+        pool = getattr(game, name)
+        mask, position, health = np.array(pool.mask), np.array(pool.position), np.array(pool.health)
+        cooldown, type_id = np.array(pool.attack_cooldown), np.array(pool.type_id)
+        mask[lvl] = False
+        cls = ("passive", "melee", "ranged")[c]
+        for i, (dr, dc) in enumerate(cell for k, cell in case["mobs"] if k == cls):
+            mask[lvl, i], position[lvl, i], health[lvl, i] = True, pos + (dr, dc), 0.5
+            cooldown[lvl, i], type_id[lvl, i] = 0, int(FLOOR_MOB_MAPPING[lvl, c])
+            mob_map[lvl, pos[0] + dr, pos[1] + dc] = True
+        pools[name] = pool.replace(mask=mask, position=position, health=health, attack_cooldown=cooldown,
+                                   type_id=type_id)
+    extra = {} if case["health"] is None else {"player_health": np.asarray(case["health"], np.float32)}
+    return game.replace(map=grid, mob_map=mob_map, player_position=pos.astype(np.int32),
+                        player_direction=np.asarray(A["UP"], np.asarray(game.player_direction).dtype),
+                        **pools, **extra)
+
+
+@pytest.fixture(scope="module")
+def full_scripts(batch):
+    """{case: (rewards [T], terminated [T], events [T])} of every FULL_CASES script: passes of the
+    module's batch step, each holding at most one case per task (that task's row)."""
+    ids, step, states0 = batch
+    host = jax.device_get(states0)
+    rows = [jax.tree.map(lambda x, i=i: np.array(x[i]), host) for i in range(len(ids))]
+    pending, out = dict(FULL_CASES), {}
+    while pending:
+        this = {}
+        for name, case in list(pending.items()):
+            if case["task"] not in {c["task"] for c in this.values()}:
+                this[name] = pending.pop(name)
+        starts = list(rows)
+        turns = max(len(c["actions"]) for c in this.values())
+        table = np.full((len(ids), turns), A["NOOP"], np.int32)
+        for name, case in this.items():
+            i = ids.index(case["task"])
+            starts[i] = rows[i].replace(game=_full_constructed(rows[i].game, case))
+            table[i, :len(case["actions"])] = [A[a] for a in case["actions"]]
+        states = jax.tree.map(lambda *xs: jnp.stack([jnp.asarray(x) for x in xs]), *starts)
+        acc = [], [], []
+        for t in range(turns):
+            states, tr = step(t, states, jnp.asarray(table[:, t]))
+            for a, x in zip(acc, (tr.reward, tr.terminated, tr.event)):
+                a.append(np.asarray(x))
+        rewards, terminated, events = (np.stack(x, 1) for x in acc)
+        for name, case in this.items():
+            i = ids.index(case["task"])
+            out[name] = rewards[i], terminated[i], events[i]
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FULL_CASES))
+def test_full_reward__every_task_pays_its_hand_computed_rewards(full_scripts, name):
+    case = FULL_CASES[name]
+    rewards, terminated, events = full_scripts[name]
+    n, want = len(case["actions"]), np.float32(case["rewards"])
+    np.testing.assert_allclose(rewards[:n], want, rtol=0, atol=1e-6, err_msg=name)
+    assert not terminated[:n - 1].any(), f"{name}: ended early at turn {np.flatnonzero(terminated)[0]}"
+    assert bool(terminated[n - 1]) == case["ends"], name
+    if case["ends"]:
+        assert int(events[n - 1]) == (2 if want.min() < 0 else 1), name
+
+
+def test_full_reward__every_full_task_has_a_scripted_reward_case():
+    covered = {c["task"] for c in FULL_CASES.values()} | set(SCRIPTS)
+    assert covered == {e.card.id for e in focused_envs("full")}
+
+
 def test_full_tasks__share_one_compiled_program_apart_from_classic():
     full, classic = focused_envs("full"), focused_envs("classic")
     assert len(full) == 19 and len(classic) + len(full) == 60
