@@ -29,7 +29,7 @@ from glyphjax.core.sampling import hash_bits
 from glyphjax.suites.procgen.engine import Game, ProcgenState, fresh_state
 from glyphjax.suites.procgen.shooters import (BOLT, FIRE, FIRE_ACTIONS, FIRE_DESCRIPTIONS,
                                               GLYPHS_SHOTS, HEADINGS, SHOT, aim,
-                                              dodging_action, extend, move_in_field,
+                                              dodging_action, every, extend, move_in_field,
                                               swept_on_mask, threat_cells)
 
 H, W = 12, 20
@@ -95,7 +95,7 @@ def _move_boss(state: BossfightState, u: jax.Array):
     arrived = jnp.all(state.boss == state.dest)
     fresh = jnp.stack([1 + jnp.floor(u[0] * 3), 1 + jnp.floor(u[1] * (W - 2))]).astype(jnp.int32)
     dest = jnp.where(arrived, fresh, state.dest)
-    step = jnp.where(state.t % 2 == 0, jnp.sign(dest - state.boss), 0)
+    step = jnp.where(every(state.t, 2), jnp.sign(dest - state.boss), 0)
     return (state.boss + step).astype(jnp.int32), dest
 
 
@@ -107,14 +107,14 @@ def _attack(state: BossfightState, boss, you, u, hard):
     ring_every = jnp.where(hard, 4, 5)
     k = jnp.arange(8)
     fan = jnp.concatenate([_FAN, jnp.zeros((5, 2), jnp.int32)])
-    sweep = jnp.zeros((8, 2), jnp.int32).at[0].set(jnp.stack([1, _SWEEP[(t // 2) % 4]]))
+    sweep = jnp.zeros((8, 2), jnp.int32).at[0].set(jnp.stack([1, _SWEEP[jax.lax.rem(jax.lax.div(t, 2), 4)]]))
     aimed = jnp.zeros((8, 2), jnp.int32).at[0].set(aim(boss + jnp.array([1, 0]), you))
     slant = jnp.zeros((8, 2), jnp.int32).at[0].set(jnp.stack([1, jnp.floor(u[2] * 3).astype(jnp.int32) - 1]))
     vel = jnp.select([~state.shields, mode == 0, mode == 1, mode == 2], [slant, fan, sweep, HEADINGS], aimed)
     count = jnp.select([~state.shields, mode == 0, mode == 1, mode == 2],
-                       [jnp.where(u[3] < 0.1, 1, 0), jnp.where(t % fan_every == 0, 3, 0),
-                        jnp.where(t % 2 == 0, 1, 0), jnp.where(t % ring_every == 0, 8, 0)],
-                       jnp.where(t % 2 == 0, 1, 0))
+                       [jnp.where(u[3] < 0.1, 1, 0), jnp.where(every(t, fan_every), 3, 0),
+                        jnp.where(every(t, 2), 1, 0), jnp.where(every(t, ring_every), 8, 0)],
+                       jnp.where(every(t, 2), 1, 0))
     return jnp.broadcast_to(boss, (8, 2)) + vel, vel, k < count
 
 
@@ -137,7 +137,7 @@ def bossfight_step(state: BossfightState, action, params, key):
     shots_b = entities.spawn(state.shots, pos, jnp.array([-2, 0]), 0, where=fire)
     shots_a = entities.advance(shots_b, H, W, "kill")
     boss, dest = _move_boss(state, u)
-    bolts_a = entities.advance(state.bolts, H, W, "kill", moving=state.bolts.alive & (params.hard | (state.t % 2 == 0)))
+    bolts_a = entities.advance(state.bolts, H, W, "kill", moving=state.bolts.alive & (params.hard | every(state.t, 2)))
     rock_cells = entities.occupancy(state.rocks, H, W) > 0
     shot_rock = swept_on_mask(shots_b, shots_a, rock_cells)
     shot_boss = swept_on_mask(shots_b, shots_a, boss_mask(boss)) & ~shot_rock

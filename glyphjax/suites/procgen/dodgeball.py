@@ -32,7 +32,7 @@ from glyphjax.core import entities
 from glyphjax.core.grid import DIR_DELTAS, DOWN, LEFT, RIGHT, UP, bfs_distances, border_mask, dilate, flood
 from glyphjax.core.sampling import hash_bits
 from glyphjax.suites.procgen.engine import WALK_ACTIONS, WALK_DESCRIPTIONS, Game, ProcgenState, fresh_state
-from glyphjax.suites.procgen.shooters import BOLT, GLYPHS_SHOTS, SHOT, cells_of, extend, threat_cells
+from glyphjax.suites.procgen.shooters import BOLT, GLYPHS_SHOTS, SHOT, cells_of, every, extend, threat_cells
 
 H, W = 12, 14
 N_ENEMIES, N_BALLS, N_BOLTS = 6, 4, 8
@@ -133,7 +133,7 @@ def _move_enemies(state: DodgeballState, u: jax.Array, period: jax.Array) -> ent
     """Due enemies (every `period` turns) maybe turn at random, then step, or turn round at a
     solid cell without moving."""
     e = state.enemies
-    due = e.alive & (state.t % period == 0)
+    due = e.alive & every(state.t, period)
     turn = due & (u[:, 0] < TURN_P)
     vel = jnp.where(turn[:, None], DIR_DELTAS[jnp.floor(u[:, 1] * 4).astype(jnp.int32)], e.vel)
     ahead = jnp.clip(e.pos + vel, 0, jnp.array([H - 1, W - 1]))

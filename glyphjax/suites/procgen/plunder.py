@@ -25,7 +25,7 @@ from flax import struct
 from glyphjax.core import entities
 from glyphjax.core.sampling import hash_bits
 from glyphjax.suites.procgen.engine import Game, ProcgenState, fresh_state
-from glyphjax.suites.procgen.shooters import GLYPHS_SHOTS, SHOT, extend, move_in_field, swept_on_mask
+from glyphjax.suites.procgen.shooters import GLYPHS_SHOTS, SHOT, every, extend, move_in_field, swept_on_mask
 
 H, W = 12, 20
 LANES, N_SHIPS, N_BALLS, N_PANELS = 5, 12, 4, 3
@@ -73,7 +73,7 @@ def _sail(state: PlunderState, u: jax.Array) -> entities.Pool:
     """Ships due this turn sail a cell (leaving at the far side); maybe one enters."""
     ships = state.ships
     lane = jnp.clip(ships.pos[:, 0] - 1, 0, LANES - 1)
-    due = ships.alive & (state.t % state.lane_period[lane] == 0)
+    due = ships.alive & every(state.t, state.lane_period[lane])
     pos = ships.pos + jnp.where(due[:, None], ships.vel, 0)
     ships = ships.replace(pos=pos, alive=ships.alive & (pos[:, 1] >= 0) & (pos[:, 1] < W))
     new_lane = jnp.floor(u[1] * LANES).astype(jnp.int32)

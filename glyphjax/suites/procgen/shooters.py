@@ -54,6 +54,14 @@ def swept_on_mask(before: entities.Pool, after: entities.Pool, mask: jax.Array) 
     return entities.on_cells(after.replace(pos=mid), mask) | entities.on_cells(after, mask)
 
 
+def every(t: jax.Array, period) -> jax.Array:
+    """bool: turn t (>= 0) is a move turn of a mover of period `period` (> 0), i.e. t % period == 0,
+    as one remainder op (jnp's `%` adds sign fixes that non-negative operands never need, and
+    XLA copies them into every fused consumer: a larger compiled step)."""
+    t, period = jnp.broadcast_arrays(jnp.asarray(t, jnp.int32), jnp.asarray(period, jnp.int32))
+    return jax.lax.rem(t, period) == 0
+
+
 def aim(src: jax.Array, dst: jax.Array) -> jax.Array:
     """int32[..., 2]: the 8-way step from cells `src` towards cell `dst` (the minor axis is
     dropped when it is under half the major one)."""

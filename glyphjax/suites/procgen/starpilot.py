@@ -31,7 +31,7 @@ from glyphjax.suites.procgen.engine import Game, ProcgenState, fresh_state
 from glyphjax.suites.procgen.shooters import (BOLT, FINISH, FINISH_MEANING, FIRE, FIRE_ACTIONS,
                                               FIRE_DESCRIPTIONS, GLYPHS_SHOTS, METEOR,
                                               METEOR_MEANING, SHOT, aim, cells_of, dodging_action,
-                                              extend, move_in_field, threat_cells)
+                                              every, extend, move_in_field, threat_cells)
 
 H, W = 12, 20
 SLOTS = 24  # scheduled arrivals per level (the enemy pool has one slot each)
@@ -88,7 +88,7 @@ def starpilot_generate(draws, hard, level) -> StarpilotState:
 def _move_foes(foes: entities.Pool, t: jax.Array) -> entities.Pool:
     """Enemies on their period move a cell; drifters bounce off the top and bottom; an enemy
     that leaves by a side is gone."""
-    due = foes.alive & (t % _PERIOD[foes.kind] == 0)
+    due = foes.alive & every(t, _PERIOD[foes.kind])
     pos = foes.pos + jnp.where(due[:, None], foes.vel, 0)
     bounce = (pos[:, 0] < 0) | (pos[:, 0] >= H)
     vel = foes.vel.at[:, 0].set(jnp.where(bounce, -foes.vel[:, 0], foes.vel[:, 0]))
@@ -126,7 +126,7 @@ def starpilot_step(state: StarpilotState, action, params):
     shots_b = entities.spawn(state.shots, pos, jnp.array([0, 2]), 0, where=action == FIRE)
     shots_a = entities.advance(shots_b, H, W, "kill")
     foes_a = _move_foes(state.foes, t)
-    bolts_due = state.bolts.alive & (params.hard | (t % 2 == 0))
+    bolts_due = state.bolts.alive & (params.hard | every(t, 2))
     bolts_a = entities.advance(state.bolts, H, W, "kill", moving=bolts_due)
     shots, foes, hp, destroyed = _shoot_foes(shots_b, shots_a, state.foes, foes_a, state.hp)
     lethal = foes.alive & (foes.kind <= METEOR_K)
@@ -135,7 +135,7 @@ def starpilot_step(state: StarpilotState, action, params):
     foes, bolts = _fire(foes, bolts_a, pos)
     arriving = (state.arrive == t) & ~state.foes.alive
     foes = foes.replace(alive=foes.alive | arriving)
-    finish = jnp.where(t == FINISH_T, W - 1, jnp.where((state.finish < W) & (t % 2 == 0), state.finish - 1, state.finish))
+    finish = jnp.where(t == FINISH_T, W - 1, jnp.where((state.finish < W) & every(t, 2), state.finish - 1, state.finish))
     died = shot_down | crash.any()
     won = ~died & (finish <= pos[1])
     items = state.items + jnp.sum(destroyed, dtype=jnp.int32)
