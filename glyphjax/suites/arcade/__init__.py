@@ -33,6 +33,7 @@ from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.frostbite import FROSTBITE
 from glyphjax.suites.arcade.gopher import GOPHER_GAME
 from glyphjax.suites.arcade.gravitar import GRAVITAR
+from glyphjax.suites.arcade.hero import HERO
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
@@ -83,6 +84,7 @@ GAMES = {g.name: g for g in (
     FROSTBITE,
     GOPHER_GAME,
     GRAVITAR,
+    HERO,
     ICEHOCKEY,
     KANGAROO,
     KUNGFUMASTER,

@@ -1,0 +1,114 @@
+"""Atari-only flip-screen exploration games (hero, montezumarevenge, privateeye): each game's
+scoring, win and loss rules on positions set up by hand, and golden frames of their screens,
+written from the rules in each game's module docstring."""
+
+import numpy as np
+import pytest
+
+import glyphjax
+from glyphjax.core import entities
+from glyphjax.suites.arcade.hero import C_LAVA, C_ROCK, C_WALL, CAVES, FUSE, POWER, STICKS
+from tests.suites.arcade.test_games import grid, play, pool, start
+
+
+def test_atari_only_exploration_games_have_no_miniatari_id():
+    assert glyphjax.task_ids("*/hero") == ["atari/hero"]
+
+
+# --- hero --------------------------------------------------------------------------------------------
+HE = "atari/hero"
+
+
+def mine(cells=()):
+    """Five empty 16x20 caves walled with rock, plus (row, col, code) cells."""
+    f = np.zeros((16 * CAVES, 20), np.int8)
+    f[:, 0] = f[:, 19] = C_ROCK
+    f[0::16] = f[15::16] = C_ROCK
+    for r, c, code in cells:
+        f[r, c] = code
+    return f
+
+
+def cave(**fields):
+    base = dict(field=mine(), foes=entities.empty(3 * CAVES), bombs=entities.empty(CAVES),
+                shots=entities.empty(1), heading=[0, 1])
+    return start(HE, **{**base, **fields})
+
+
+def test_hero__you_sink_unless_you_steer_and_up_flies():
+    s = cave(player=[5, 5])
+    s, reward, done, _ = play(HE, s, "NOOP")
+    assert s.player.tolist() == [6, 5] and reward == 0 and not done
+    s, *_ = play(HE, s, "RIGHT")  # sideways keeps your height and turns you
+    assert s.player.tolist() == [6, 6] and s.heading.tolist() == [0, 1]
+    s, *_ = play(HE, s, "UP")
+    assert s.player.tolist() == [5, 6] and int(s.phase) == POWER - 3
+
+
+def test_hero__rescuing_a_miner_scores_and_flies_you_to_the_next_cave_golden_frame():
+    miners = pool([(14, 8), (30, 3)], n=CAVES)
+    s = cave(player=[14, 7], bombs=miners, phase=17, cooldown=2,
+             field=mine([(20, 2, C_WALL), (31, 1, C_LAVA)]), foes=pool([(22, 12)], (0, 1), n=3 * CAVES))
+    s, reward, done, message = play(HE, s, "RIGHT")
+    assert reward == pytest.approx(1 / 5) and not done and message == "You rescued the miner."
+    assert s.player.tolist() == [17, 10] and int(s.phase) == POWER and int(s.cooldown) == STICKS
+    expect = ["▓" + " " * 18 + "▓" for _ in range(16)]
+    expect[0] = expect[15] = "▓" * 20
+    expect[1] = "▓" + " " * 9 + "⇒" + " " * 8 + "▓"
+    expect[4] = "▓ ▙" + " " * 16 + "▓"
+    expect[6] = "▓" + " " * 12 + "ʘ" + " " * 5 + "▓"  # the critter moved on the even turn 0
+    expect[14] = "▓  ☻" + " " * 15 + "▓"
+    expect[15] = "▓♨" + "▓" * 18
+    assert grid(HE, s) == expect
+
+
+def test_hero__the_fifth_miner_wins():
+    s = cave(player=[78, 4], bombs=pool([(78, 5)], n=CAVES), score=4, earned=0.8)
+    s, reward, done, message = play(HE, s, "RIGHT")
+    assert done and message == "You reached the target. You win!" and float(s.earned) == pytest.approx(1.0)
+
+
+def test_hero__moving_into_lava_kills():
+    s = cave(player=[13, 5], field=mine([(14, 5, C_LAVA)]))
+    _, reward, done, message = play(HE, s, "NOOP")
+    assert done and reward == -1.0 and message == "You died in the mine. Game over."
+
+
+def test_hero__dynamite_blows_walls_within_two_cells_after_its_fuse_and_you_too_if_close():
+    walls = [(r, 8, C_WALL) for r in range(10, 15)] + [(14, 11, C_WALL)]
+    s = cave(player=[14, 7], field=mine(walls))
+    s, reward, done, _ = play(HE, s, "DOWN")  # standing on rock: light a stick here
+    assert s.player.tolist() == [14, 7] and bool(s.shots.alive[0]) and int(s.cooldown) == STICKS - 1
+    for _ in range(3):
+        s, *_ = play(HE, s, "LEFT")
+    for _ in range(FUSE - 4):
+        s, *_ = play(HE, s, "UP")
+        assert (np.asarray(s.field) == C_WALL).sum() == 6
+    s, reward, done, _ = play(HE, s, "UP")
+    f = np.asarray(s.field)
+    assert not done and f[12:15, 8].tolist() == [0, 0, 0] and f[10:12, 8].tolist() == [C_WALL, C_WALL]
+    assert f[14, 11] == C_WALL and not bool(s.shots.alive[0])
+    s = cave(player=[14, 7], field=mine(walls))
+    s, *_ = play(HE, s, "DOWN")
+    for action in ("LEFT", "LEFT") + ("NOOP",) * (FUSE - 2):
+        s, reward, done, _ = play(HE, s, action)  # only two columns away when it blows
+    assert done and reward == -1.0
+
+
+def test_hero__the_laser_kills_the_first_critter_in_reach_and_a_critter_meeting_you_kills():
+    crit = pool([(14, 9), (14, 10)], (0, 0), n=3 * CAVES)
+    s = cave(player=[14, 6], foes=crit, heading=[0, 1])
+    s, reward, done, _ = play(HE, s, "FIRE")
+    assert s.foes.alive[:2].tolist() == [False, True] and reward == 0 and not done
+    s = cave(player=[14, 6], foes=crit, field=mine([(14, 8, C_WALL)]))
+    s, *_ = play(HE, s, "FIRE")  # the wall stops the beam
+    assert s.foes.alive[:2].tolist() == [True, True]
+    s = cave(t=0, player=[14, 6], foes=pool([(14, 8)], (0, -1), n=3 * CAVES))
+    _, reward, done, _ = play(HE, s, "RIGHT")  # you step right onto the cell it steps left to
+    assert done and reward == -1.0
+
+
+def test_hero__running_out_of_power_kills():
+    s = cave(player=[14, 6], phase=1)
+    _, reward, done, _ = play(HE, s, "NOOP")
+    assert done and reward == -1.0
