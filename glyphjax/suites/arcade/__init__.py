@@ -42,6 +42,7 @@ from glyphjax.suites.arcade.namethisgame import NAMETHISGAME
 from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pitfall import PITFALL
 from glyphjax.suites.arcade.pong import PONG
+from glyphjax.suites.arcade.privateeye import PRIVATEEYE
 from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.roadrunner import ROADRUNNER
@@ -93,6 +94,7 @@ GAMES = {g.name: g for g in (
     PHOENIX,
     PITFALL,
     PONG,
+    PRIVATEEYE,
     QBERT,
     RIVERRAID,
     ROADRUNNER,

@@ -8,11 +8,12 @@ import pytest
 import glyphjax
 from glyphjax.core import entities
 from glyphjax.suites.arcade.hero import C_LAVA, C_ROCK, C_WALL, CAVES, FUSE, POWER, STICKS
+from glyphjax.suites.arcade.privateeye import C_DOOR, C_FLOOR, CASES, CLOCK, LENGTH, THUGS
 from tests.suites.arcade.test_games import grid, play, pool, start
 
 
 def test_atari_only_exploration_games_have_no_miniatari_id():
-    assert glyphjax.task_ids("*/hero") == ["atari/hero"]
+    assert glyphjax.task_ids("*/hero") + glyphjax.task_ids("*/privateeye") == ["atari/hero", "atari/privateeye"]
 
 
 # --- hero --------------------------------------------------------------------------------------------
@@ -111,4 +112,87 @@ def test_hero__the_laser_kills_the_first_critter_in_reach_and_a_critter_meeting_
 def test_hero__running_out_of_power_kills():
     s = cave(player=[14, 6], phase=1)
     _, reward, done, _ = play(HE, s, "NOOP")
+    assert done and reward == -1.0
+
+
+# --- privateeye ----------------------------------------------------------------------------------------
+PE = "atari/privateeye"
+
+
+def street():
+    """The road (row 12) and a door at column 8j + 4 of row 10, no buildings."""
+    f = np.zeros((16, LENGTH), np.int8)
+    f[12] = C_FLOOR
+    f[10, 4::8] = C_DOOR
+    return f
+
+
+def case_marks(cols):
+    """Case k's mark (row 10, cols[k]) of kind k."""
+    return entities.spawn_many(entities.empty(CASES), np.array([[10, c] for c in cols], np.int32),
+                               np.zeros((CASES, 2), np.int32), np.arange(CASES, dtype=np.int32), np.ones(CASES, bool))
+
+
+def city(**fields):
+    base = dict(field=street(), foes=entities.empty(THUGS), bombs=case_marks([20, 36, 52, 68, 84]),
+                shots=case_marks([100, 116, 132, 148, 164]), heading=[0, 1])
+    return start(PE, **{**base, **fields})
+
+
+def test_privateeye__take_the_clue_then_hand_it_over_to_solve_the_case_golden_frame():
+    s = city(player=[11, 20])
+    s, reward, done, message = play(PE, s, "EXAMINE")
+    assert reward == 0 and not done and message == "You found the clue." and not bool(s.bombs.alive[0])
+    s, reward, done, _ = play(PE, s, "EXAMINE")  # the owner's door is elsewhere: nothing happens
+    assert reward == 0 and int(s.cooldown) == CLOCK - 2
+    s = s.replace(player=np.array([11, 100], np.int32))
+    s, reward, done, message = play(PE, s, "EXAMINE")
+    assert reward == pytest.approx(1 / 5) and message == "You solved the case." and int(s.cooldown) == CLOCK
+    # the view keeps you at its column 15: map columns 85..114; case 2 marks door 116 (off view)
+    expect = [" " * 30] * 16
+    row10 = [" "] * 30
+    for c in range(85, 115):
+        if c % 8 == 4:
+            row10[c - 85] = "⌂"
+    expect[10] = "".join(row10)
+    expect[11] = " " * 15 + "⇒" + " " * 14
+    expect[12] = "═" * 30
+    assert grid(PE, s) == expect
+
+
+def test_privateeye__examining_a_door_without_the_clue_does_nothing_and_the_fifth_case_wins():
+    s = city(player=[11, 100])
+    s, reward, _, _ = play(PE, s, "EXAMINE")  # the owner's door, no clue in hand
+    assert reward == 0 and bool(s.shots.alive[0])
+    b = case_marks([20, 36, 52, 68, 84])
+    s = city(player=[11, 164], score=4, earned=0.8, bombs=b.replace(alive=b.alive.at[4].set(False)))
+    s, reward, done, message = play(PE, s, "EXAMINE")
+    assert done and message == "You reached the target. You win!" and float(s.earned) == pytest.approx(1.0)
+
+
+def test_privateeye__a_forward_jump_clears_a_thug_and_one_meeting_you_on_the_road_kills():
+    thug = pool([(11, 13)], (0, 0), n=THUGS)
+    s = city(player=[11, 10], foes=thug)
+    cells = []
+    for action in ("UP",) + ("LEFT",) * 6:  # no control in the air
+        s, reward, done, _ = play(PE, s, action)
+        cells.append(s.player.tolist())
+        assert not done
+    assert cells == [[10, 11], [9, 12], [8, 13], [8, 14], [9, 15], [10, 16], [11, 17]]
+    s = city(t=0, player=[11, 10], foes=pool([(11, 12)], (0, -1), n=THUGS))
+    _, reward, done, message = play(PE, s, "RIGHT")
+    assert done and reward == -1.0 and message == "Your case went cold. Game over."
+
+
+def test_privateeye__thugs_walk_every_second_turn_and_turn_at_the_street_end():
+    s = city(t=0, player=[11, 100], foes=pool([(11, 1), (11, 50)], (0, -1), n=THUGS))
+    s, *_ = play(PE, s, "NOOP")
+    assert s.foes.pos[:2, 1].tolist() == [1, 49] and s.foes.vel[:2, 1].tolist() == [1, -1]
+    s, *_ = play(PE, s, "NOOP")  # t = 1: nobody walks
+    assert s.foes.pos[:2, 1].tolist() == [1, 49]
+
+
+def test_privateeye__the_clock_running_out_kills():
+    s = city(player=[11, 100], cooldown=1)
+    _, reward, done, _ = play(PE, s, "NOOP")
     assert done and reward == -1.0
