@@ -37,6 +37,7 @@ from glyphjax.suites.arcade.hero import HERO
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
+from glyphjax.suites.arcade.montezumarevenge import MONTEZUMAREVENGE
 from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.namethisgame import NAMETHISGAME
 from glyphjax.suites.arcade.phoenix import PHOENIX
@@ -89,6 +90,7 @@ GAMES = {g.name: g for g in (
     ICEHOCKEY,
     KANGAROO,
     KUNGFUMASTER,
+    MONTEZUMAREVENGE,
     MSPACMAN,
     NAMETHISGAME,
     PHOENIX,

@@ -30,7 +30,7 @@ from glyphjax.core.platform import JUMP_ARC_DY, body_step
 from glyphjax.suites.arcade import screens
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, new_state
 from glyphjax.suites.arcade.kangaroo import FLOOR
-from glyphjax.suites.arcade.physics import meets
+from glyphjax.suites.arcade.physics import meets, path_clear
 from glyphjax.suites.arcade.scroll import patrol
 
 BUILDING, DOOR, THUG, CLUE, OWNER = "▉", "⌂", "Ж", "?", "⚐"
@@ -135,26 +135,9 @@ def _paint(state, s: Setting):
 _ARC = jnp.cumsum(jnp.array(JUMP_ARC_DY, jnp.int32))
 
 
-def _clear(state, params, rows, cols):
-    """Does the path (rows, cols: int32[K], your cell after each of the next K turns) meet no thug
-    (same cell, or swapped cells, on the road)? Thugs walk straight as `_step` walks them (turns
-    at the street's ends are ignored: they are rare)."""
-    k = jnp.arange(rows.shape[0] + 1)
-    t = state.t + k
-    moves = jnp.cumsum(jnp.where(k > 0, (t - 1) % params.period == 0, 0))
-    thugs = state.foes
-    at = thugs.pos[None, :, 1] + thugs.vel[None, :, 1] * moves[:, None]  # [K + 1, N]
-    path_r = jnp.concatenate([state.player[:1], rows])[:, None]
-    path_c = jnp.concatenate([state.player[1:], cols])[:, None]
-    on_road = thugs.alive[None] & (path_r == ROAD)
-    same = on_road[1:] & (at[1:] == path_c[1:])
-    swap = on_road[1:] & on_road[:-1] & (at[1:] == path_c[:-1]) & (at[:-1] == path_c[1:])
-    return ~(same | swap).any()
-
-
 def _scripted(key, state, params):
     """Drive to the marked door (the clue's, then the owner's) and EXAMINE there. Looking ahead
-    with the game's own rules: step on when the next cell stays clear of thugs for two turns,
+    with the game's own rules (`physics.path_clear`): step on when the next cell stays clear of thugs for two turns,
     else jump forward (UP) if the whole arc is clear, else straight up (DOWN), else step back,
     else wait. Nothing in the air."""
     you = state.player
@@ -162,11 +145,12 @@ def _scripted(key, state, params):
     target = jnp.where(holding, owner, clue)
     way = jnp.where(target >= you[1], 1, -1)
     steps = jnp.arange(1, len(JUMP_ARC_DY) + 1)
-    fwd = _clear(state, params, you[0] + _ARC, you[1] + state.heading[1] * steps)
-    hop = _clear(state, params, you[0] + _ARC, jnp.full_like(steps, you[1]))
-    go = _clear(state, params, jnp.full((2,), ROAD), you[1] + way * jnp.array([1, 1]))
-    back = _clear(state, params, jnp.full((2,), ROAD), you[1] - way * jnp.array([1, 1]))
-    stay = _clear(state, params, jnp.full((2,), ROAD), jnp.full((2,), you[1]))
+    clear = lambda rows, cols: path_clear(state.foes, state.t, params.period, you, rows, cols)  # noqa: E731
+    fwd = clear(you[0] + _ARC, you[1] + state.heading[1] * steps)
+    hop = clear(you[0] + _ARC, jnp.full_like(steps, you[1]))
+    go = clear(jnp.full((2,), ROAD), you[1] + way * jnp.array([1, 1]))
+    back = clear(jnp.full((2,), ROAD), you[1] - way * jnp.array([1, 1]))
+    stay = clear(jnp.full((2,), ROAD), jnp.full((2,), you[1]))
     grounded = state.phase == 0
     facing = state.heading[1] == way
     step, retreat = jnp.where(way > 0, RIGHT, LEFT), jnp.where(way > 0, LEFT, RIGHT)
