@@ -9,11 +9,13 @@ import glyphjax
 from glyphjax.core import entities
 from glyphjax.suites.arcade.hero import C_LAVA, C_ROCK, C_WALL, CAVES, FUSE, POWER, STICKS
 from glyphjax.suites.arcade.privateeye import C_DOOR, C_FLOOR, CASES, CLOCK, LENGTH, THUGS
+from glyphjax.suites.arcade import montezumarevenge as mr
 from tests.suites.arcade.test_games import grid, play, pool, start
 
 
 def test_atari_only_exploration_games_have_no_miniatari_id():
-    assert glyphjax.task_ids("*/hero") + glyphjax.task_ids("*/privateeye") == ["atari/hero", "atari/privateeye"]
+    ids = glyphjax.task_ids("*/hero") + glyphjax.task_ids("*/montezumarevenge") + glyphjax.task_ids("*/privateeye")
+    assert ids == ["atari/hero", "atari/montezumarevenge", "atari/privateeye"]
 
 
 # --- hero --------------------------------------------------------------------------------------------
@@ -196,3 +198,85 @@ def test_privateeye__the_clock_running_out_kills():
     s = city(player=[11, 100], cooldown=1)
     _, reward, done, _ = play(PE, s, "NOOP")
     assert done and reward == -1.0
+
+
+# --- montezumarevenge ------------------------------------------------------------------------------------
+MR = "atari/montezumarevenge"
+
+
+def room(cells=()):
+    """Room 0 of the pyramid map: walls round it, the floor on row 18, plus (row, col, code) cells."""
+    f = np.zeros((80, 180), np.int8)
+    f[0, :30] = f[19, :30] = f[:20, 0] = f[:20, 29] = mr.C_WALL
+    f[18, 1:29] = mr.C_FLOOR
+    for r, c, code in cells:
+        f[r, c] = code
+    return f
+
+
+def temple(**fields):
+    base = dict(field=room(), foes=entities.empty(mr.ROOMS), bombs=entities.empty(mr.ROOMS))
+    return start(MR, **{**base, **fields})
+
+
+def test_montezumarevenge__a_key_clears_the_room_and_opens_its_door_golden_frame():
+    door = [(16, 29, mr.C_DOOR), (17, 29, mr.C_DOOR)]
+    s = temple(player=[17, 26], field=room(door), bombs=pool([(17, 27)], kinds=[0], n=mr.ROOMS))
+    s, reward, done, message = play(MR, s, "RIGHT")
+    assert reward == pytest.approx(1 / 24) and not done and message == "You cleared the room."
+    assert int(s.ball[0]) == 1
+    s, *_ = play(MR, s, "RIGHT")
+    assert s.player.tolist() == [17, 28]
+    s, reward, done, message = play(MR, s, "RIGHT")  # walking into the door with the key opens it
+    assert message == "You opened the door." and int(s.ball[0]) == 0 and s.player.tolist() == [17, 28]
+    expect = ["▓" * 30] + ["▓" + " " * 28 + "▓"] * 17 + ["▓" + "═" * 28 + "▓", "▓" * 30]
+    expect[16] = "▓" + " " * 28 + " "
+    expect[17] = "▓" + " " * 27 + "@ "
+    assert grid(MR, s) == expect
+    s, *_ = play(MR, s, "RIGHT")
+    assert s.player.tolist() == [17, 29]
+
+
+def test_montezumarevenge__a_locked_door_stops_you_without_a_key():
+    s = temple(player=[17, 28], field=room([(16, 29, mr.C_DOOR), (17, 29, mr.C_DOOR)]))
+    s, reward, done, _ = play(MR, s, "RIGHT")
+    assert s.player.tolist() == [17, 28] and reward == 0 and not done
+
+
+def test_montezumarevenge__a_diagonal_jump_has_no_air_control_and_a_skull_meeting_you_kills():
+    s = temple(player=[17, 5])
+    cells = []
+    for action in ("UP_RIGHT",) + ("LEFT",) * 6:
+        s, reward, done, _ = play(MR, s, action)
+        cells.append(s.player.tolist())
+        assert not done
+    assert cells == [[16, 6], [15, 7], [14, 8], [14, 9], [15, 10], [16, 11], [17, 12]]
+    s = temple(t=0, player=[17, 5], foes=pool([(17, 7)], (0, -1), n=mr.ROOMS))
+    _, reward, done, message = play(MR, s, "RIGHT")
+    assert done and reward == -1.0 and message == "You died in the pyramid. Game over."
+
+
+def test_montezumarevenge__falling_more_than_four_rows_kills_and_a_rope_holds_you():
+    ledge = [(10, c, mr.C_FLOOR) for c in range(3, 10)]
+    s = temple(player=[9, 9], field=room(ledge))
+    for _ in range(8):  # walk off the ledge's end and drop 8 rows
+        s, reward, done, _ = play(MR, s, "RIGHT" if int(s.player[1]) < 10 else "NOOP")
+    assert done and reward == -1.0
+    s = temple(player=[13, 9], field=room(ledge))
+    for _ in range(4):  # a 4-row drop is survived
+        s, reward, done, _ = play(MR, s, "NOOP")
+    assert s.player.tolist() == [17, 9] and not done
+    rope = [(r, 12, mr.C_ROPE) for r in range(10, 15)]
+    s = temple(player=[17, 12], field=room(rope))
+    for _ in range(3):
+        s, *_ = play(MR, s, "UP")  # jump: 16, 15, 14 (the rope's end)
+    s, *_ = play(MR, s, "UP")
+    assert s.player.tolist() == [13, 12] and int(s.phase) == 0
+    s, *_ = play(MR, s, "NOOP")  # on a rope you hang without falling
+    assert s.player.tolist() == [13, 12]
+
+
+def test_montezumarevenge__the_24th_room_wins():
+    s = temple(player=[17, 5], score=23, earned=23 / 24, bombs=pool([(17, 6)], kinds=[1], n=mr.ROOMS))
+    s, reward, done, message = play(MR, s, "RIGHT")
+    assert done and message == "You reached the target. You win!" and float(s.earned) == pytest.approx(1.0)
