@@ -89,15 +89,16 @@ def _reset(draws, s: Setting, params):
     up = (lc == way[room]) & (lr >= LEDGE_ROW) & (lr < jnp.where(room % 2 == 0, FLOOR_ROW, ROPE_END + 1))
     shaft = (room % ACROSS == ACROSS - 1) & (room < ROOMS - 1) & (lc == down[room]) & (lr >= FLOOR_ROW)
     below = jnp.concatenate([jnp.full((h, ACROSS * w), -1), room[:-h]])  # the room above's index
-    shaft = shaft | ((below >= 0) & (below % ACROSS == ACROSS - 1) & (lc == down[jnp.maximum(below, 0)]) & (lr < FLOOR_ROW))
+    into = (below >= 0) & (below % ACROSS == ACROSS - 1)  # the room above is a floor's last
+    shaft = shaft | (into & (lc == down[jnp.maximum(below, 0)]) & (lr < FLOOR_ROW))
     locked = doorway & (room % 2 == 0)
     field = jnp.select([locked, shaft, up & (room % 2 == 0), up, wall, floor],
                        [C_DOOR, C_LADDER, C_LADDER, C_ROPE, C_WALL, C_FLOOR], 0).astype(jnp.int8)
     origin = jnp.stack([level * h, col * w], -1)
     keyed = (jnp.arange(ROOMS) % 2 == 0) & (jnp.arange(ROOMS) % ACROSS < ACROSS - 1)  # a key for its door
-    items = entities.spawn_many(entities.empty(ROOMS), origin + jnp.stack([jnp.full_like(item, LEDGE_ROW - 1), item], -1),
+    items = entities.spawn_many(entities.empty(ROOMS), origin + jnp.stack([0 * item + LEDGE_ROW - 1, item], -1),
                                 jnp.zeros((ROOMS, 2), jnp.int32), jnp.where(keyed, 0, 1), jnp.ones(ROOMS, bool))
-    skulls = entities.spawn_many(entities.empty(ROOMS), origin + jnp.stack([jnp.full_like(skull, FLOOR_ROW - 1), skull], -1),
+    skulls = entities.spawn_many(entities.empty(ROOMS), origin + jnp.stack([0 * skull + FLOOR_ROW - 1, skull], -1),
                                  jnp.stack([0 * roll, roll], -1), jnp.zeros(ROOMS, jnp.int32), jnp.arange(ROOMS) > 0)
     return new_state(s, field=field, foes=skulls, bombs=items, player=jnp.array([FLOOR_ROW - 1, 2], jnp.int32))
 
@@ -181,8 +182,7 @@ def _scripted(key, state, params):
     at_target = you[1] == target
     climb_down = (field[you[0] + 1, you[1]] == C_LADDER) | (field[you[0] + 1, you[1]] == C_ROPE)
     off_rope = jnp.where(d > 0, RIGHT, LEFT)
-    floor_act = jnp.select([at_target & alive & ~upper, at_target & upper & ~alive, at_target & ~alive], [UP, DOWN, DOWN],
-                           step_to)
+    floor_act = jnp.select([at_target & alive & ~upper, at_target & ~alive], [UP, DOWN], step_to)
     descend = climb_down & ((alive & (lr < FLOOR_ROW - 1)) | (~alive & (p == ACROSS - 1)))  # down the shaft
     on_act = jnp.where(you[1] == way, jnp.where(alive, UP, jnp.where(climb_down, DOWN, off_rope)),
                        jnp.select([descend, alive & (lr >= FLOOR_ROW)], [DOWN, UP], floor_act))
