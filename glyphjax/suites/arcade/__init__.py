@@ -34,16 +34,19 @@ from glyphjax.suites.arcade.freeway import FREEWAY
 from glyphjax.suites.arcade.frostbite import FROSTBITE
 from glyphjax.suites.arcade.gopher import GOPHER_GAME
 from glyphjax.suites.arcade.gravitar import GRAVITAR
+from glyphjax.suites.arcade.hero import HERO
 from glyphjax.suites.arcade.icehockey import ICEHOCKEY
 from glyphjax.suites.arcade.jamesbond import JAMESBOND
 from glyphjax.suites.arcade.kangaroo import KANGAROO
 from glyphjax.suites.arcade.krull import KRULL
 from glyphjax.suites.arcade.kungfumaster import KUNGFUMASTER
+from glyphjax.suites.arcade.montezumarevenge import MONTEZUMAREVENGE
 from glyphjax.suites.arcade.mspacman import MSPACMAN
 from glyphjax.suites.arcade.namethisgame import NAMETHISGAME
 from glyphjax.suites.arcade.phoenix import PHOENIX
 from glyphjax.suites.arcade.pitfall import PITFALL
 from glyphjax.suites.arcade.pong import PONG
+from glyphjax.suites.arcade.privateeye import PRIVATEEYE
 from glyphjax.suites.arcade.qbert import QBERT
 from glyphjax.suites.arcade.riverraid import RIVERRAID
 from glyphjax.suites.arcade.roadrunner import ROADRUNNER
@@ -90,16 +93,19 @@ GAMES = {g.name: g for g in (
     FROSTBITE,
     GOPHER_GAME,
     GRAVITAR,
+    HERO,
     ICEHOCKEY,
     JAMESBOND,
     KANGAROO,
     KRULL,
     KUNGFUMASTER,
+    MONTEZUMAREVENGE,
     MSPACMAN,
     NAMETHISGAME,
     PHOENIX,
     PITFALL,
     PONG,
+    PRIVATEEYE,
     QBERT,
     RIVERRAID,
     ROADRUNNER,

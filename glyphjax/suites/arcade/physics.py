@@ -114,6 +114,21 @@ def meets(before: entities.Pool, after: entities.Pool, cell_before: jax.Array, c
     return after.alive & (same | swap)
 
 
+def path_clear(pool: entities.Pool, t: jax.Array, period: jax.Array, start: jax.Array, rows: jax.Array,
+               cols: jax.Array) -> jax.Array:
+    """Does a body leaving `start` along the path (rows, cols: int32[K], its cell after each of
+    the next K turns) meet none of the pool's entities (`meets`: same cell or swapped cells), if
+    they walk straight on, one step of their velocity on turns where t % period == 0 (turns at
+    walls are ignored)? A look-ahead for scripted policies (a jump over a walker)."""
+    k = jnp.arange(rows.shape[0] + 1)
+    moves = jnp.cumsum(jnp.where(k > 0, (t + k - 1) % period == 0, 0))
+    at = pool.pos[None] + pool.vel[None] * moves[:, None, None]  # [K + 1, N, 2]
+    path = jnp.stack([jnp.concatenate([start[:1], rows]), jnp.concatenate([start[1:], cols])], -1)[:, None]
+    same = (at[1:] == path[1:]).all(-1)
+    swap = (at[1:] == path[:-1]).all(-1) & (at[:-1] == path[1:]).all(-1)
+    return ~(pool.alive[None] & (same | swap)).any()
+
+
 CANNON_ACTIONS = ("NOOP", "LEFT", "RIGHT", "FIRE")
 CANNON_DESCRIPTIONS = ("stay where you are", "move the cannon one column left",
                        "move the cannon one column right", "fire a shot upwards")
