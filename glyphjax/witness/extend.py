@@ -230,6 +230,9 @@ def write(path: Path, base_doc: dict, picks: dict[str, list[Pick]], levels: int,
         removed = {f: topup.removed[f] + old.get("removed", {}).get(f, 0) for f in forge.FILTERS}
         candidates = topup.candidates + old.get("candidates", 0)
         doc["top_up"] = {**old, "seed_tail": TOPUP_TAG, "forged": old.get("forged", []) + topup.forged,
+                         "note": "each forged level is candidate j of (game index, slot, j, tail): [game, slot, j] "
+                                 "has tail seed_tail (drawn by forge.make_candidate), [game, slot, j, 21] tail 21 "
+                                 "(trap.trap_candidate); every filter passed",
                          "candidates": candidates, "kept": candidates - sum(removed.values()), "removed": removed}
     elif "top_up" in base_doc:
         doc["top_up"] = base_doc["top_up"]
