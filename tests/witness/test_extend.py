@@ -47,7 +47,7 @@ def test_bank__images_are_the_transforms_of_the_games_forged_levels_in_curriculu
             t, k = re.fullmatch(r"(\S+) of level (\d+)", o).groups()
             assert lv == transform_level(shipped[int(k) - 1], TRANSFORMS.index(t)), f"{name}: {o}"
             images += 1
-    assert images >= 600 and sum(len(v) == 20 for v in bank.values()) >= 42
+    assert images >= 700 and len(bank) == 47 and all(len(v) == 20 for v in bank.values())
 
 
 def test_extend__rebuilding_from_the_banks_forged_levels_gives_the_shipped_bank():
