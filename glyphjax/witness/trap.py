@@ -149,7 +149,7 @@ def _symbols(level: Level, path: list[Cell], rules: tuple[str, ...], rng: np.ran
 
 def _tighten(level: Level, path: list[Cell], rules: tuple[str, ...], rng: np.random.Generator) -> Level | None:
     """More squares or stars that the planted path satisfies (a square of a region's colour, or of
-    the other colour in a region without squares; a pair of a colour the region lacks), two at a
+    either colour in a region without squares; a pair of a colour the region lacks), two at a
     time, until random play is expected to win at most SCREEN_WINS of 2,000 episodes. Adding
     such a symbol only removes accepted paths, so the greedy walks keep failing and the planted
     path keeps passing. None when the board has no room left first."""
@@ -184,6 +184,9 @@ def _tighten(level: Level, path: list[Cell], rules: tuple[str, ...], rng: np.ran
 
 
 def _draft(slot, rng: np.random.Generator) -> Level | None:
+    """One draft: endpoints, a planted path, symbols it satisfies with every greedy walk rejected,
+    then (walls) cuts until no greedy walk is accepted and the optimum is long, or (squares, stars)
+    symbols added until the random-play screen passes; None when a step finds no way."""
     rules = tuple(sorted(slot.rules))
     sym = "symmetry" in rules
     # ours: symmetric drafts use the full board even for a 4x5 introduce slot, where path and
