@@ -1,5 +1,6 @@
-"""The trap generator's exact random-play screen: hand-computed win probabilities of a two-cell
-level, and agreement with the vmapped random play the forge filter runs."""
+"""The trap generator: its exact random-play screen (hand-computed win probabilities of a two-cell
+level, agreement with the forge's vmapped random play), and walls+symmetry candidates passing the
+host filters where the planted generator's do not."""
 
 from __future__ import annotations
 
@@ -38,3 +39,19 @@ def test_random_win_probability__matches_the_forges_vmapped_random_play():
     sd = math.sqrt(n * p * (1 - p))
     assert 0.02 < p < 0.98 and abs(wins - n * p) <= 5 * sd, (wins, n * p, sd)
     assert np.isfinite(p)
+
+
+def test_trap_candidate__walls_symmetry_levels_pass_the_host_filters_and_strand_every_greedy_walk():
+    from glyphjax.witness import forge, solver
+    from glyphjax.witness.games import Slot
+    from glyphjax.witness.trap import SCREEN_WINS, trap_candidate
+    slot = Slot("accumulate", ("symmetry", "walls"), (5, 5))
+    levels = [trap_candidate(slot, np.random.default_rng([3, j])) for j in range(3)]
+    passing = [lv for lv in levels if lv is not None and forge.first_failed_filter(lv, set())[0] is None]
+    assert len(passing) >= 2, "trap walls+symmetry candidates should mostly pass the host filters"
+    for lv in passing:
+        assert forge.greedy_wins(lv) == 0 and solver.optimal_actions(lv) >= forge.MIN_DEPTH
+        assert random_win_probability(lv) * forge.RANDOM_EPISODES <= SCREEN_WINS
+    # the planted generator's candidates for the same slot: none passes (depth or greedy/necessity)
+    planted = [forge.make_candidate(slot, np.random.default_rng([3, j])) for j in range(6)]
+    assert all(lv is None or forge.first_failed_filter(lv, set())[0] is not None for lv in planted)
