@@ -160,7 +160,15 @@ def extend(games: list[GameDef], base: dict[str, tuple[Level, ...]], levels: int
 
 
 TOPUP_TAG = 20  # seed tail of top-up candidates: (game index, slot k of curriculum(game, 20), j, 20)
+TRAP_TAG = 21  # seed tail of top-up candidates drawn by `trap.trap_candidate` (--generator trap)
 TOPUP_CANDIDATES = 3000  # per empty slot, before it is left empty
+
+
+def drawer(tail: int):
+    """The candidate generator a top-up seed tail stands for: `forge.make_candidate` (uniform or
+    planted, TOPUP_TAG) or `trap.trap_candidate` (TRAP_TAG)."""
+    from glyphjax.witness.trap import trap_candidate
+    return {TOPUP_TAG: forge.make_candidate, TRAP_TAG: trap_candidate}[tail]
 
 
 def empty_slots(game: GameDef, base: dict[str, tuple[Level, ...]], levels: int) -> list[int]:
@@ -170,12 +178,14 @@ def empty_slots(game: GameDef, base: dict[str, tuple[Level, ...]], levels: int) 
 
 
 def top_up(games: list[GameDef], base: dict[str, tuple[Level, ...]], levels: int, log: forge.ForgeLog,
-           max_candidates: int = TOPUP_CANDIDATES, seen: set[str] | None = None) -> dict[str, tuple[Level, ...]]:
+           max_candidates: int = TOPUP_CANDIDATES, seen: set[str] | None = None,
+           tail: int = TOPUP_TAG) -> dict[str, tuple[Level, ...]]:
     """Forge new levels for the slots the pools leave empty: while a game has an empty slot, the
-    first one's next candidates (seeded (game index, slot, j, TOPUP_TAG), apart from the base
-    forge's seeds) go through every forge filter (`forge.forge_slot`, dedupe against `seen` and
-    every level and image so far), and a passing level joins the game's forged levels, so its
-    images refill the pool. Deterministic; a slot whose max_candidates all fail stays empty."""
+    first one's next candidates (seeded (game index, slot, j, tail), apart from the base forge's
+    seeds; drawn by `drawer(tail)`) go through every forge filter (`forge.forge_slot`, dedupe
+    against `seen` and every level and image so far), and a passing level joins the game's forged
+    levels, so its images refill the pool. Log entries: [game, slot, j] (TOPUP_TAG) or
+    [game, slot, j, tail]. Deterministic; a slot whose max_candidates all fail stays empty."""
     base = {n: tuple(v) for n, v in base.items()}
     seen = set(seen or ())
     for lvs in base.values():
@@ -189,11 +199,11 @@ def top_up(games: list[GameDef], base: dict[str, tuple[Level, ...]], levels: int
             if not open_:
                 break
             k, t0 = open_[0], time.time()
-            level = forge.forge_slot(gi, k, slots[k], seen, log, tries, max_candidates, (TOPUP_TAG,))
+            level = forge.forge_slot(gi, k, slots[k], seen, log, tries, max_candidates, (tail,), drawer(tail))
             print(f"  top-up {game.name} slot {k} {'+'.join(slots[k].rules)}: "
                   f"{'forged' if level else 'none'} after {tries[k]} candidates ({time.time() - t0:.0f} s)", flush=True)
             if level is not None:
-                log.forged.append([game.name, k, tries[k] - 1])
+                log.forged.append([game.name, k, tries[k] - 1] + ([tail] if tail != TOPUP_TAG else []))
                 base[game.name] = base.get(game.name, ()) + (level,)
                 seen |= {transform_level(level, t).canonical_hash() for t in range(len(TRANSFORMS))}
     return base
@@ -215,10 +225,15 @@ def write(path: Path, base_doc: dict, picks: dict[str, list[Pick]], levels: int,
     doc["extension"] = {"candidates": log.candidates, "kept": kept, "wall_s": round(wall_s, 1), "recheck": recheck,
                         "removed": {f: log.removed[f] for f in forge.FILTERS},
                         "unfilled": [list(u) for u in log.unfilled]}
-    if topup is not None:
-        doc["top_up"] = {"seed_tail": TOPUP_TAG, "forged": topup.forged, "candidates": topup.candidates,
-                         "kept": topup.candidates - sum(topup.removed.values()),
-                         "removed": {f: topup.removed[f] for f in forge.FILTERS}}
+    if topup is not None:  # this run's top-up added to the base bank's records
+        old = base_doc.get("top_up", {})
+        removed = {f: topup.removed[f] + old.get("removed", {}).get(f, 0) for f in forge.FILTERS}
+        candidates = topup.candidates + old.get("candidates", 0)
+        doc["top_up"] = {**old, "seed_tail": TOPUP_TAG, "forged": old.get("forged", []) + topup.forged,
+                         "note": "each forged level is candidate j of (game index, slot, j, tail): [game, slot, j] "
+                                 "has tail seed_tail (drawn by forge.make_candidate), [game, slot, j, 21] tail 21 "
+                                 "(trap.trap_candidate); every filter passed",
+                         "candidates": candidates, "kept": candidates - sum(removed.values()), "removed": removed}
     elif "top_up" in base_doc:
         doc["top_up"] = base_doc["top_up"]
     path.write_text(json.dumps(doc, indent=1) + "\n")
@@ -242,6 +257,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--top-up", action="store_true",
                     help="forge new levels (every filter) for the slots the pools leave empty")
     ap.add_argument("--top-up-candidates", type=int, default=TOPUP_CANDIDATES)
+    ap.add_argument("--generator", choices=("planted", "trap"), default="planted",
+                    help="top-up candidates: forge.make_candidate (seed tail 20) or trap.trap_candidate (21)")
     args = ap.parse_args(argv)
     from glyphjax.core.compiled import use_persistent_cache
     use_persistent_cache()  # the random-play probe compiles once across runs (minutes on a loaded machine)
@@ -252,7 +269,8 @@ def main(argv: list[str] | None = None) -> None:
     topup = None
     if args.top_up:
         topup = forge.ForgeLog()
-        base = top_up(games, base, args.levels, topup, args.top_up_candidates)
+        base = top_up(games, base, args.levels, topup, args.top_up_candidates,
+                      tail=TRAP_TAG if args.generator == "trap" else TOPUP_TAG)
         # the forged levels in the order the extended bank lists them, so extending it again
         # (without --top-up) rebuilds it identically, origins included
         picks = extend(games, base, args.levels, forge.ForgeLog())

@@ -237,15 +237,17 @@ class ForgeLog:
 
 
 def _host_passing(gi: int, k: int, slot: Slot, tries: dict, seen: set[str], n: int, max_candidates: int,
-                  seed_tail: tuple[int, ...] = ()) -> tuple[list[tuple[int, Level, collections.Counter]], collections.Counter]:
+                  seed_tail: tuple[int, ...] = (), draw=None) -> tuple[list[tuple[int, Level, collections.Counter]], collections.Counter]:
     """The next (up to n) candidates of slot k passing every filter but random play, each with the
     removal counts of the failed candidates drawn before it; and the counts of those drawn after.
-    Candidate j is drawn from PCG64 seeded with (gi, k, j, *seed_tail)."""
+    Candidate j is `draw(slot, rng)` (default `make_candidate`) with rng PCG64 seeded with
+    (gi, k, j, *seed_tail)."""
+    draw = draw or make_candidate
     out, fails = [], collections.Counter()
     while len(out) < n and tries[k] < max_candidates:
         j = tries[k]
         tries[k] += 1
-        level = make_candidate(slot, np.random.default_rng([gi, k, j, *seed_tail]))
+        level = draw(slot, np.random.default_rng([gi, k, j, *seed_tail]))
         failed, sol = ("structure", None) if level is None else first_failed_filter(level, seen)
         if failed:
             fails[failed] += 1
@@ -275,11 +277,12 @@ def _settle(batch, trailing, wins, tries: dict, k: int, seen: set[str], log: For
 
 
 def forge_slot(gi: int, k: int, slot: Slot, seen: set[str], log: ForgeLog, tries: dict, max_candidates: int,
-               seed_tail: tuple[int, ...] = ()) -> Level | None:
-    """The next candidate of slot k (from tries[k] on) passing every filter, random play checked
-    for PROBE_CHUNK candidates per call; None once max_candidates have been drawn."""
+               seed_tail: tuple[int, ...] = (), draw=None) -> Level | None:
+    """The next candidate of slot k (from tries[k] on, drawn by `draw`, default `make_candidate`)
+    passing every filter, random play checked for PROBE_CHUNK candidates per call; None once
+    max_candidates have been drawn."""
     while tries[k] < max_candidates:
-        batch, trailing = _host_passing(gi, k, slot, tries, seen, PROBE_CHUNK, max_candidates, seed_tail)
+        batch, trailing = _host_passing(gi, k, slot, tries, seen, PROBE_CHUNK, max_candidates, seed_tail, draw)
         wins = screened_win_counts([lv for _, lv, _ in batch]) if batch else []
         level = _settle(batch, trailing, wins, tries, k, seen, log)
         if level is not None:

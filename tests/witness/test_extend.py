@@ -47,7 +47,7 @@ def test_bank__images_are_the_transforms_of_the_games_forged_levels_in_curriculu
             t, k = re.fullmatch(r"(\S+) of level (\d+)", o).groups()
             assert lv == transform_level(shipped[int(k) - 1], TRANSFORMS.index(t)), f"{name}: {o}"
             images += 1
-    assert images >= 600 and sum(len(v) == 20 for v in bank.values()) >= 42
+    assert images >= 700 and len(bank) == 47 and all(len(v) == 20 for v in bank.values())
 
 
 def test_extend__rebuilding_from_the_banks_forged_levels_gives_the_shipped_bank():
@@ -81,15 +81,16 @@ def test_top_up__the_banks_top_up_levels_are_the_seeded_candidates_it_records():
 
     import numpy as np
 
-    from glyphjax.witness import forge
     from glyphjax.witness.bank import BANK
+    from glyphjax.witness.extend import TRAP_TAG, drawer
     from glyphjax.witness.games import GAMES, curriculum
     top = json.loads(BANK.read_text())["top_up"]
     assert top["forged"], "the bank records no top-up levels"
+    assert any(len(e) == 4 and e[3] == TRAP_TAG for e in top["forged"]), "no trap-generator level recorded"
     bank, where = load_bank(), origins()
     names = [g.name for g in GAMES]
-    for name, k, j in top["forged"]:
-        gi = names.index(name)
-        lv = forge.make_candidate(curriculum(GAMES[gi], 20)[k], np.random.default_rng([gi, k, j, top["seed_tail"]]))
+    for name, k, j, *tail in top["forged"]:  # [game, slot, j] (seed tail 20) or [game, slot, j, tail]
+        gi, tail = names.index(name), (tail or [top["seed_tail"]])[0]
+        lv = drawer(tail)(curriculum(GAMES[gi], 20)[k], np.random.default_rng([gi, k, j, tail]))
         shipped = {x.canonical_hash() for x, o in zip(bank[name], where[name]) if o == "shipped"}
-        assert lv.canonical_hash() in shipped, f"{name} slot {k} candidate {j}"
+        assert lv is not None and lv.canonical_hash() in shipped, f"{name} slot {k} candidate {j} tail {tail}"
