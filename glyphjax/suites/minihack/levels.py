@@ -16,7 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
-from glyphjax.core.grid import DIR_DELTAS
+from glyphjax.core.grid import DIR_DELTAS, bfs_distances
 from glyphjax.core.maze import dfs_spanning_tree, tree_to_maze
 from glyphjax.core.sampling import Draws
 from glyphjax.core.types import init_state_fields
@@ -29,6 +29,7 @@ MAX_TRAPS = 8
 MAX_BOULDERS = 3
 PULL_STEPS = 96  # static length of the Boxoban reverse walk (steps past pull_steps only while solved)
 PULL_CHANCE = 0.7  # chance a walk step picks a direction that drags a boulder
+MAZE_TRIES = 8  # mazes drawn at most until one has its stairs within the step budget
 
 
 @struct.dataclass
@@ -55,6 +56,7 @@ class Level:
     teleport_mask: jax.Array  # bool[H, W] where a scroll of teleportation may take you
     maze: jax.Array  # bool: carve a maze of maze_cells lattice cells at the top-left
     maze_cells: jax.Array  # int32[2] lattice rows, cols (maze of 2r+1 x 2c+1 cells)
+    maze_max_path: jax.Array  # int32 redraw a maze whose stairs are farther than this (0 = never)
     dark: jax.Array  # bool: unlit level
     mapped: jax.Array  # bool: the map is known from the start
     hp: jax.Array  # int32 starting HP
@@ -88,6 +90,7 @@ class Layout:
         self.lava_prob = 0.0
         self.rand_item = 0
         self.maze_cells = (0, 0)
+        self.maze_max_path = 0
         self.dark = self.mapped = self.hunger_on = False
         self.hp = C.PLAYER_HP
         self.hunger = C.HUNGER_MAX
@@ -143,6 +146,7 @@ class Layout:
             lava_prob=a(np.float32(self.lava_prob)), rand_item=a(np.int32(self.rand_item)),
             rand_item_mask=a(pad(self.rand_item_mask)), teleport_mask=a(pad(self.teleport_mask)),
             maze=a(np.bool_(self.maze_cells != (0, 0))), maze_cells=a(np.array(self.maze_cells, np.int32)),
+            maze_max_path=a(np.int32(self.maze_max_path)),
             dark=a(np.bool_(self.dark)), mapped=a(np.bool_(self.mapped)), hp=a(np.int32(self.hp)),
             hunger_on=a(np.bool_(self.hunger_on)), hunger=a(np.int32(self.hunger)), inv=a(inv),
             boulder_mask=a(pad(self.boulder_mask)), n_boulders=a(np.int32(self.n_boulders)),
@@ -158,18 +162,38 @@ def n_draws(canvas: tuple[int, int], maze: bool, boxoban: bool) -> int:
             + (2 * PULL_STEPS if boxoban else 0))
 
 
-def carve_maze(rnd: Draws, lv: Level, canvas: tuple[int, int]) -> jax.Array:
-    """Terrain with a depth-first maze of `lv.maze_cells` lattice cells at the top-left."""
+def carve_maze(rnd: Draws, key: jax.Array, lv: Level, canvas: tuple[int, int]) -> jax.Array:
+    """Terrain with a depth-first maze of `lv.maze_cells` lattice cells at the top-left. Where
+    `lv.maze_max_path` > 0, a maze whose stairs cell is farther than that many (8-connected) moves
+    from the start cell is redrawn (fresh uniforms from `key`, up to MAZE_TRIES mazes in all): the
+    stairs are always within the step budget. The first maze takes its uniforms from `rnd`."""
     h, w = canvas
     lh, lw = (h - 1) // 2, (w - 1) // 2
     rows, cols = np.arange(lh)[:, None], np.arange(lw)[None, :]
     active = (rows < lv.maze_cells[0]) & (cols < lv.maze_cells[1])
-    right, down = dfs_spanning_tree(None, lh, lw, u=rnd.uniform((2 * lh * lw - 1, 4)), active=active)
-    open_ = jnp.zeros((h, w), jnp.bool_).at[:2 * lh + 1, :2 * lw + 1].set(tree_to_maze(right, down))
     rr, cc = np.arange(h)[:, None], np.arange(w)[None, :]
     inside = (rr <= 2 * lv.maze_cells[0]) & (cc <= 2 * lv.maze_cells[1])
-    maze = jnp.where(open_, C.FLOOR, C.WALL)
-    return jnp.where(lv.maze & inside, maze, lv.terrain)
+    shape = (2 * lh * lw - 1, 4)
+
+    def carve(u):
+        right, down = dfs_spanning_tree(None, lh, lw, u=u, active=active)
+        open_ = jnp.zeros((h, w), jnp.bool_).at[:2 * lh + 1, :2 * lw + 1].set(tree_to_maze(right, down))
+        return jnp.where(lv.maze & inside, jnp.where(open_, C.FLOOR, C.WALL), lv.terrain)
+
+    def too_long(terrain):
+        dist = bfs_distances(terrain == C.FLOOR, lv.start_mask, lv.maze_max_path, eight=True)
+        return ~jnp.any(lv.stairs_mask & (dist <= lv.maze_max_path))
+
+    def cond(carry):
+        tries, terrain = carry
+        return lv.maze & (lv.maze_max_path > 0) & (tries < MAZE_TRIES) & too_long(terrain)
+
+    def body(carry):
+        tries, _ = carry
+        return tries + 1, carve(Draws.hashed(jax.random.fold_in(key, tries), shape[0] * 4).uniform(shape))
+
+    _, terrain = jax.lax.while_loop(cond, body, (jnp.int32(1), carve(rnd.uniform(shape))))
+    return terrain
 
 
 def _cell(flat: jax.Array, w: int) -> jax.Array:
@@ -250,7 +274,7 @@ def generate_with_walk(key: jax.Array, lv: Level, canvas: tuple[int, int], maze:
     """`generate` and the Boxoban walk's directions (all -1 without Boxoban): the certificate."""
     h, w = canvas
     rnd = Draws.hashed(key, n_draws(canvas, maze, boxoban))
-    terrain = carve_maze(rnd, lv, canvas) if maze else lv.terrain
+    terrain = carve_maze(rnd, key, lv, canvas) if maze else lv.terrain
     stones, _ = rnd.cells(lv.stone_mask, min(h * w, 16))
     stone_sel = jnp.zeros((h * w,), jnp.bool_).at[stones].set(jnp.arange(stones.shape[0]) < lv.n_stones)
     terrain = jnp.where(stone_sel.reshape(h, w) & lv.stone_mask, C.FLOOR, terrain)

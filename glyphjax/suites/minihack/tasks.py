@@ -96,6 +96,8 @@ class MiniHack(Env):
         self.boxoban = decl.canvas in BOXOBAN_CANVASES
         self.floors = decl.canvas in FLOOR_CANVASES
         layout = decl.build()
+        if layout.maze_cells != (0, 0):  # a maze is redrawn until its stairs are within the budget
+            layout.maze_max_path = decl.max_steps
         if layout.n_floors > 1 and not self.floors:
             raise ValueError(f"minihack/{decl.name}: {layout.n_floors} dungeon levels need a canvas of "
                              f"{FLOOR_CANVASES}, not {decl.canvas!r}")

@@ -101,3 +101,18 @@ def test_memento__intermediate_stairs_lead_to_a_fresh_level_and_only_the_last_pa
     s, move = _next_to_stairs(reset(reset_key(3), short.default_params()))
     s, tr = step(glyphjax.step_key(3, 0), s, jnp.int32(move), short.default_params())
     assert float(tr.reward) == 1.0 and bool(tr.terminated)  # one floor: its stairs pay at once
+
+
+def test_levels__mazewalk_45x19_stairs_within_the_step_budget():
+    """Seeds 552 and 568 drew mazes whose stairs were more than the 200-step budget away (up to
+    206 moves); such a maze is redrawn."""
+    from glyphjax.core.grid import bfs_distances
+    env = glyphjax.make("minihack/mazewalk-45x19")
+    seeds = jnp.array([0, 1, 552, 568], jnp.uint32)
+    s = jax.jit(jax.vmap(lambda k: env.reset(reset_key(k))))(seeds)
+    for i in range(len(seeds)):
+        terrain = s.terrain[i]
+        src = jnp.zeros(terrain.shape, bool).at[s.pos[i, 0], s.pos[i, 1]].set(True)
+        dist = bfs_distances(jnp.asarray(C.WALKABLE)[terrain], src, None, eight=True)
+        d = int(dist[terrain == C.STAIRS].min())
+        assert 0 < d <= env.card.max_steps, (int(seeds[i]), d)
