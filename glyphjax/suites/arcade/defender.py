@@ -27,7 +27,7 @@ from glyphjax.suites.arcade import flight, scroll
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 from glyphjax.suites.arcade.physics import meets
 
-LANDER, HUMAN, GROUND = "Ж", "δ", "═"
+LANDER, HUMAN, GROUND = "⬟", "♟", "═"
 ACTIONS = ("NOOP", "LEFT", "RIGHT", "UP", "DOWN", "FIRE")
 MOVES = ((0, 0), (0, -1), (0, 1), (-1, 0), (1, 0), (0, 0))
 FIRE = 5
@@ -164,7 +164,7 @@ DEFENDER = Game(
                   "fly up one row", "fly down one row", "fire the laser the way you face"),
     cells=EMPTY + LANDER + HUMAN + GROUND + flight.FACING_CELLS,
     glyphs={LANDER: "a lander (it abducts humanoids; shoot it)", HUMAN: "a humanoid (rescue it)",
-            GROUND: "the ground", **flight.FACING_GLYPHS},
+            GROUND: "a floor (solid)", **flight.FACING_GLYPHS},
     rules=_rules, reset=_reset, step=_step, paint=_paint, scripted=_scripted,
     mini=Setting(size=(10, 14), max_steps=300, target=3, rate=0.1, period=3, caps=(3, 1, 3)),
     atari=Setting(size=(16, 30), max_steps=10000, target=10, rate=0.06, period=3, caps=(5, 1, 6)),

@@ -26,7 +26,7 @@ from glyphjax.suites.arcade import scroll
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 from glyphjax.suites.arcade.physics import meets
 
-CAR, FLAG, VERGE, YOU = "◙", "⚑", "▞", "♦"
+CAR, FLAG, VERGE, YOU = "⊞", "★", "∷", "♦"
 ACTIONS = ("NOOP", "UP", "DOWN", "LEFT", "RIGHT", "JUMP")
 MOVES = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (0, 0))
 JUMP, AIR, P_FLAG, MIN_WIDTH = 5, 3, 0.3, 5

@@ -2,9 +2,9 @@
 dodging its Destroyer missile (pattern D).
 
 MiniAtari: 10x14, N = 2 Qotiles destroyed, 300 turns. Atari: 20x20, N = 3 (the reference's W),
-10,000 turns. The shield `█` fills columns W - 6 and W - 5 of rows 2..H - 3; the Qotile sits in
+10,000 turns. The shield `⬢` fills columns W - 6 and W - 5 of rows 2..H - 3; the Qotile sits in
 column W - 3 behind it and moves a row every QMOVE turns, bouncing between rows 2 and H - 3; a
-neutral zone `░` (columns W // 2 - 2 and W // 2 - 1) runs down the middle. UP/DOWN/LEFT/RIGHT
+neutral zone `┈` (columns W // 2 - 2 and W // 2 - 1) runs down the middle. UP/DOWN/LEFT/RIGHT
 move you a cell and turn you (the Qotile's cell blocks you); moving onto a shield cell eats it:
 +1 energy (at most E = H // 3; HUD 'Energy'). FIRE (not from the neutral zone, one shot at a
 time): with full energy the Zorlon cannon fires rightwards from your cell (energy back to 0),
@@ -29,7 +29,7 @@ from glyphjax.suites.arcade import flight, scroll
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 from glyphjax.suites.arcade.physics import meets
 
-SHIELD_G, ZONE_G, QOTILE, DESTROYER, MISSILE, CANNON = "█", "░", "◈", "◌", "*", "—"
+SHIELD_G, ZONE_G, QOTILE, DESTROYER, MISSILE, CANNON = "⬢", "┈", "♜", "⊘", "*", "━"
 ACTIONS = ("NOOP", "UP", "DOWN", "LEFT", "RIGHT", "FIRE")
 MOVES = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (0, 0))
 FIRE, QMOVE = 5, 3
@@ -153,7 +153,7 @@ YARSREVENGE = Game(
     cells=EMPTY + SHIELD_G + ZONE_G + QOTILE + DESTROYER + MISSILE + CANNON + flight.FACING_CELLS,
     glyphs={SHIELD_G: "a shield cell (eat it for energy)", ZONE_G: "the neutral zone (the Destroyer vanishes in it)",
             QOTILE: "the Qotile (hit it with the cannon)", DESTROYER: "the Destroyer missile (it homes on you)",
-            MISSILE: "your energy missile", CANNON: "the Zorlon cannon shot", **flight.FACING_GLYPHS},
+            MISSILE: "your shot", CANNON: "the Zorlon cannon shot", **flight.FACING_GLYPHS},
     rules=_rules, reset=_reset, step=_step, paint=_paint, scripted=_scripted,
     mini=Setting(size=(10, 14), max_steps=300, target=2, rate=0.1, period=2, caps=(1, 1, 1)),
     atari=Setting(size=(20, 20), max_steps=10000, target=3, rate=0.07, period=2, caps=(1, 1, 1)),

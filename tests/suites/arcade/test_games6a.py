@@ -36,11 +36,11 @@ def test_defender__shooting_a_carrier_frees_its_humanoid_a_rescue_golden_frame()
               foes=_landers([(6, 6)], [defender.CARRY], timers=[0]),
               bombs=_humans([(7, 6), (8, 1), (8, 11)], [defender.HELD, defender.ON_GROUND, defender.ON_GROUND]))
     blank = " " * 14
-    assert grid(DF, s)[5:] == [blank, "   ⇒  Ж       ", "      δ       ", " δ         δ  ", "═" * 14]
+    assert grid(DF, s)[5:] == [blank, "   ⇒  ⬟       ", "      ♟       ", " ♟         ♟  ", "═" * 14]
     after, reward, done, msg = play(DF, s, "FIRE", rate=0.0)
     assert reward == pytest.approx(1 / 3) and not done and msg == "A humanoid landed safely: rescued."
     assert not bool(after.foes.alive.any()) and int(after.bombs.kind[0]) == defender.ON_GROUND
-    assert grid(DF, after)[5:] == [blank, "   ⇒          ", blank, " δ    δ    δ  ", "═" * 14]
+    assert grid(DF, after)[5:] == [blank, "   ⇒          ", blank, " ♟    ♟    ♟  ", "═" * 14]
 
 
 def test_defender__a_freed_humanoid_falls_a_row_a_turn_before_it_counts():
@@ -122,12 +122,12 @@ def _cars(cells):
 
 def test_upndown__golden_frame_and_a_flag_collected_on_a_scroll_turn():
     s = start(UD, t=0, field=_road(flags=[(6, 6)]), player=[8, 6], foes=_cars([(5, 8)]))
-    side, mid = "▞▞▞", " " * 8
-    assert grid(UD, s)[4:9] == [side + mid + side, side + "     ◙  " + side, side + "   ⚑    " + side,
+    side, mid = "∷∷∷", " " * 8
+    assert grid(UD, s)[4:9] == [side + mid + side, side + "     ⊞  " + side, side + "   ★    " + side,
                                 side + mid + side, side + "   ♦    " + side]
     after, reward, done, msg = play(UD, s, "UP", rate=0.0)  # the flag scrolls down onto (7, 6) as you drive up
     assert reward == pytest.approx(1 / 5) and not done and msg == "You collected a flag."
-    assert grid(UD, after)[5:9] == [side + mid + side, side + "     ◙  " + side, side + "   ♦    " + side,
+    assert grid(UD, after)[5:9] == [side + mid + side, side + "     ⊞  " + side, side + "   ♦    " + side,
                                     side + mid + side]
     still, reward, *_ = play(UD, s.replace(t=jnp.int32(1)), "UP", rate=0.0)  # no scroll: the flag stays above
     assert reward == 0 and int(still.field[6, 6]) == upndown.FLAG_CELL
@@ -181,8 +181,8 @@ YR = "miniatari/yarsrevenge"  # 10x14: zone columns 5-6, shield 8-9 (rows 2-7), 
 
 def test_yarsrevenge__reset_golden_frame():
     s = start(YR)
-    open_row, shield_row = "     ░░       ", "     ░░ ██    "
-    assert grid(YR, s) == [open_row] * 2 + [shield_row] * 3 + [" ⇒   ░░ ██ ◈  "] + [shield_row] * 2 + [open_row] * 2
+    open_row, shield_row = "     ┈┈       ", "     ┈┈ ⬢⬢    "
+    assert grid(YR, s) == [open_row] * 2 + [shield_row] * 3 + [" ⇒   ┈┈ ⬢⬢ ♜  "] + [shield_row] * 2 + [open_row] * 2
 
 
 def test_yarsrevenge__eating_a_shield_cell_gives_energy_up_to_three():
@@ -209,7 +209,7 @@ def test_yarsrevenge__the_cannon_through_a_gap_destroys_the_qotile_and_a_new_rou
     s = start(YR, t=1, player=[5, 7], cooldown=3, field=gap)
     s, reward, done, _ = play(YR, s, "FIRE", rate=0.0)
     assert reward == 0 and s.shots.pos[0].tolist() == [5, 9] and int(s.shots.kind[0]) == 1
-    assert grid(YR, s)[5] == "     ░░⇒ — ◈  "
+    assert grid(YR, s)[5] == "     ┈┈⇒ ━ ♜  "
     s, reward, done, msg = play(YR, s, "NOOP", rate=0.0)
     assert reward == pytest.approx(1 / 2) and not done and msg == "The cannon destroyed the Qotile: a new round."
     assert bool((s.field == yarsrevenge._arena((10, 14))).all()) and not bool(s.shots.alive.any())
