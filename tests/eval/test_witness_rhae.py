@@ -39,6 +39,15 @@ def test_rhae__unreached_levels_score_zero_and_l20_weights_every_level():
     assert rhae(_run({}), 5) == 0.0
 
 
+def test_rhae__all_twenty_at_reference_then_level_ten_unsolved_l5_vs_l20():
+    run = _run({k: int(H[k]) for k in range(20)})  # every level at its reference count: e = 1 each
+    assert rhae(run, 5) == pytest.approx(100.0) and rhae(run, 20) == pytest.approx(100.0)
+    run = _run({k: int(H[k]) for k in range(20) if k != 9})  # level 10 unsolved: outside L5's window
+    assert rhae(run, 5) == pytest.approx(100.0)
+    assert rhae(run, 20) == pytest.approx(100 * 200 / 210)  # (210 - 10) / sum 1..20
+    assert round(rhae(run, 20), 1) == 95.2
+
+
 def test_rhae__games_shorter_than_the_window_weigh_only_their_levels():
     run = _run({0: 10, 1: 12, 2: 15}, n_levels=3)
     assert rhae(run, 5) == pytest.approx(100.0) and rhae(run, 20) == pytest.approx(100.0)

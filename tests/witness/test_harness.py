@@ -65,3 +65,32 @@ def test_budget__the_run_stops_at_exactly_the_call_budget():
         return "I will think about it"
     state, log = play(_env(), garbage, call_budget=7)
     assert log.calls == 7 and log.parse_failures == 7 and log.actions == [] and not bool(state.done)
+
+
+def test_memory__a_scripted_models_ops_through_play_are_limited_supported_and_deleted():
+    explore = {"plan": ["A4", "A3", "A4", "A3"]}  # moved, retracted, moved, retracted: observations 0-3
+    adds = {"memory_ops": [{"op": "add", "rule": "a", "evidence": [0, 1]},
+                           {"op": "add", "rule": "one observation", "evidence": [2]},
+                           {"op": "add", "rule": "unknown id", "evidence": [0, 99]},
+                           {"op": "add", "rule": "d", "evidence": [2, 3]},
+                           {"op": "add", "rule": "third add", "evidence": [1, 2]}], "action": "A4"}
+    weigh = {"memory_ops": [{"op": "support", "id": 1, "evidence": [2]},
+                            {"op": "counter", "id": 2, "evidence": [0]}], "action": "A3"}
+    delete = {"memory_ops": [{"op": "counter", "id": 2, "evidence": [4]}],
+              "plan": ["A4", "A4", "A2", "A2", "CONFIRM"]}
+    model, calls = _script(explore, adds, weigh, delete)
+    state, log = play(_env(), model)
+    assert bool(state.done) and log.calls == 4
+    assert "Rule memory:\n[1] a (support 2, counter 0)\n[2] d (support 2, counter 0)" in calls[2]
+    assert "[1] a (support 3, counter 0)\n[2] d (support 2, counter 1)" in calls[3]
+    assert list(log.memory.rules) == [1] and log.memory.rules[1].support == {0, 1, 2}
+    assert log.memory.refused_ops == 3  # one observation, an unknown id, a third add
+
+
+def test_notices__ten_unchanged_actions_and_95_percent_of_the_budget():
+    model, calls = _script({"action": "A1"})  # up from row 0: refused every time
+    state, log = play(_env(), model, call_budget=290)
+    assert log.calls == 290 and int(state.used) == 290 and not bool(state.done)
+    switch = "10 actions in a row changed nothing"
+    assert switch not in calls[9] and switch in calls[10]
+    assert "over 95%" not in calls[285] and "over 95%" in calls[286]  # 286 of 300 used

@@ -18,3 +18,7 @@ def test_witness_rl_preset__composes_on_the_training_split_and_refuses_test_game
     asked = compose(["+experiment=witness_rl", "tasks.ids=[witness/test/polyomino]"]).tasks.ids
     with pytest.raises(ValueError, match="test split"):
         check_training_ids(asked)
+    from rl.trainer import ConfigError, validate  # what glyphjax-train runs before anything else
+    for split, game in (("test", "witness/test/polyomino"), ("val", "witness/val/stars")):
+        with pytest.raises(ConfigError, match=f"tasks.ids: .*{split} split: {game}"):
+            validate(compose(["+experiment=witness_rl", f"tasks.ids=[{game}]"]))
