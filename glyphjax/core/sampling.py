@@ -101,6 +101,20 @@ def _kth_true_words(flat: jax.Array, k: jax.Array) -> jax.Array:
     return jnp.where(row >= nw, 0, row * 32 + pos).astype(jnp.int32)
 
 
+def mask_at(mask: jax.Array, i: jax.Array) -> jax.Array:
+    """mask[i] of a 1-D bool mask at a traced int index; False when i is outside 0..n-1.
+    Up to TINY_MASK entries a chain of selects (legality of the chosen action, every step): under
+    vmap, `any(mask & (arange == i))` is a reduction, which XLA's CPU backend runs as a loop of its
+    own; larger masks take that reduction (a chain would grow with n)."""
+    n = mask.shape[0]
+    if n > TINY_MASK:
+        return jnp.any(mask & (jnp.arange(n) == i))
+    out = jnp.bool_(False)
+    for j in range(n):
+        out = jnp.where(i == j, mask[j], out)
+    return out
+
+
 def uniform_true(flat: jax.Array, u: jax.Array, small_graph: bool | None = None) -> jax.Array:
     """A uniformly random True index of a 1-D bool mask from one uniform u in [0, 1): the
     floor(u * count)-th True (0 when the mask is empty). `small_graph`: see `kth_true`."""
