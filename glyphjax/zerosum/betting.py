@@ -98,7 +98,8 @@ class BetState(EnvState):
 def legal_actions(state: BetState, params: BetParams) -> jax.Array:
     """bool[5]: the betting tree's moves at this node (the legality hook)."""
     facing = state.facing == 1
-    return jnp.array([~facing, ~facing, facing, facing, facing & (state.raises < params.max_raises)])
+    act = jnp.arange(5)  # an element-wise formula, not a stack of five scalars: XLA fuses it into its users
+    return jnp.where(act < CALL, ~facing, facing & ((act < RAISE) | (state.raises < params.max_raises)))
 
 
 def compare(a: jax.Array, b: jax.Array, params: BetParams) -> jax.Array:
