@@ -101,6 +101,27 @@ def _kth_true_words(flat: jax.Array, k: jax.Array) -> jax.Array:
     return jnp.where(row >= nw, 0, row * 32 + pos).astype(jnp.int32)
 
 
+CHAIN_MASK = 8  # up to this many entries, mask_at is a chain of selects (see below)
+
+
+def mask_at(mask: jax.Array, i: jax.Array) -> jax.Array:
+    """mask[i] of a 1-D bool mask at a traced int index; False when i is outside 0..n-1.
+
+    Up to CHAIN_MASK entries a chain of selects, which XLA fuses into its users; above, the
+    reduction `any(mask & (arange == i))`, which XLA's CPU backend runs as a loop of its own and
+    whose result the users share. For the legality of the chosen action in a vmapped step
+    (B = 4096, 2026-12-06, same-process CPU medians): the chain is ~8% faster for Kuhn Poker (5
+    actions) and ~18% for Simple Negotiation (8), the reduction ~14% faster for Tic-Tac-Toe (9
+    actions, whose many state arrays would each repeat the chain)."""
+    n = mask.shape[0]
+    if n > CHAIN_MASK:
+        return jnp.any(mask & (jnp.arange(n) == i))
+    out = jnp.bool_(False)
+    for j in range(n):
+        out = jnp.where(i == j, mask[j], out)
+    return out
+
+
 def uniform_true(flat: jax.Array, u: jax.Array, small_graph: bool | None = None) -> jax.Array:
     """A uniformly random True index of a 1-D bool mask from one uniform u in [0, 1): the
     floor(u * count)-th True (0 when the mask is empty). `small_graph`: see `kth_true`."""

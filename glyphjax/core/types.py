@@ -33,6 +33,8 @@ import jax.numpy as jnp
 import numpy as np
 from flax import struct
 
+from glyphjax.core.sampling import mask_at
+
 NO_ACTION = -1
 
 STANDARD = "standard"
@@ -306,8 +308,7 @@ class Env:
         """card.illegal for an action outside `legal(state)`: keep the state (noop) or end the
         game with the mover -1 and the other seats +1/(P-1) (forfeit)."""
         p = self.card.num_players
-        hit = jnp.arange(self.card.num_actions) == action  # legal[action] without a gather
-        ok = (action >= 0) & jnp.any(self.legal(state, params) & hit)
+        ok = mask_at(self.legal(state, params), action)  # legal[action] without a gather
         nxt = _tree_select(ok, nxt, state)
         if self.card.illegal == FORFEIT:
             mover = jax.nn.one_hot(self.to_play(state), p, dtype=jnp.float32)

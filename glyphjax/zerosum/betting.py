@@ -50,23 +50,56 @@ class BetParams:
     glyphs: jax.Array  # uint32[RANK_SLOTS + 1]: rank glyphs (padded), then the face-down glyph
 
 
+# The betting state machine's node, packed in one int32 (a bit field): the step writes one array
+# where five small ones would each cost a loop over the batch (and XLA repeats the chosen action's
+# computation in each of them). Fields: (name, shift, bits).
+NODE_FIELDS = (("mover", 0, 1), ("facing", 1, 1), ("acted", 2, 3), ("raises", 5, 2), ("round", 7, 3))
+
+
+def pack_node(mover=0, facing=False, acted=0, raises=0, round=0) -> jax.Array:
+    """int32 node from its fields (see NODE_FIELDS); scalars or traced int32 / bool arrays."""
+    vals = dict(mover=mover, facing=facing, acted=acted, raises=raises, round=round)
+    node = jnp.int32(0)
+    for name, shift, _ in NODE_FIELDS:
+        node = node | (jnp.asarray(vals[name]).astype(jnp.int32) << shift)
+    return node
+
+
+def _shift(name: str) -> int:
+    return next(sh for n, sh, _ in NODE_FIELDS if n == name)
+
+
+def _unit(name: str) -> int:
+    """The node's increment of one in field `name`."""
+    return 1 << _shift(name)
+
+
+def _node_field(name: str):
+    shift, bits = next((sh, b) for n, sh, b in NODE_FIELDS if n == name)
+    return property(lambda self: (self.node >> shift) & ((1 << bits) - 1))
+
+
 @struct.dataclass
 class BetState(EnvState):
     deal: jax.Array  # int32[max_rounds, 2]: the card of each seat in each round (hidden)
-    round: jax.Array  # int32: current round (0-based)
-    mover: jax.Array  # int32: the seat to move
-    raises: jax.Array  # int32: raises made this round
-    acted: jax.Array  # int32: decisions taken this round
+    node: jax.Array  # int32: the betting node, NODE_FIELDS packed (read them as properties below)
     put: jax.Array  # int32[2]: chips each seat has in this round's pot
     chips: jax.Array  # int32[2]: settled stack change of each seat
     shown: jax.Array  # int32[2]: ranks revealed at the last showdown (-1 = none; public)
     last: jax.Array  # int32[2]: each seat's last action (-1 = none this round)
 
+    mover = _node_field("mover")  # the seat to move
+    facing = _node_field("facing")  # 1 while the mover faces a bet (its stake is below the other's)
+    acted = _node_field("acted")  # decisions taken this round
+    raises = _node_field("raises")  # raises made this round
+    round = _node_field("round")  # current round (0-based)
+
 
 def legal_actions(state: BetState, params: BetParams) -> jax.Array:
     """bool[5]: the betting tree's moves at this node (the legality hook)."""
-    facing = take(state.put, state.mover) < jnp.max(state.put)
-    return jnp.array([~facing, ~facing, facing, facing, facing & (state.raises < params.max_raises)])
+    facing = state.facing == 1
+    act = jnp.arange(5)  # an element-wise formula, not a stack of five scalars: XLA fuses it into its users
+    return jnp.where(act < CALL, ~facing, facing & ((act < RAISE) | (state.raises < params.max_raises)))
 
 
 def compare(a: jax.Array, b: jax.Array, params: BetParams) -> jax.Array:
@@ -136,9 +169,8 @@ class BettingGame(Env):
         second = jnp.argmin(jnp.where(jnp.arange(self.deck) == first[:, None], 3.0, u), axis=1)
         deal = jnp.stack([first, second], axis=1).astype(jnp.int32)
         two = jnp.full((2,), -1, jnp.int32)
-        return BetState(**{**init_state_fields(), "event": jnp.int32(1)}, deal=deal, round=jnp.int32(0),
-                        mover=jnp.int32(0), raises=jnp.int32(0),
-                        acted=jnp.int32(0), put=jnp.broadcast_to(params.ante, (2,)).astype(jnp.int32),
+        return BetState(**{**init_state_fields(), "event": jnp.int32(1)}, deal=deal, node=pack_node(),
+                        put=jnp.broadcast_to(params.ante, (2,)).astype(jnp.int32),
                         chips=jnp.zeros((2,), jnp.int32), shown=two, last=two)
 
     def _to_play(self, state):
@@ -167,15 +199,20 @@ class BettingGame(Env):
         chips = jnp.where(ends_round, state.chips + delta, state.chips)
         nxt_round = state.round + ends_round.astype(jnp.int32)
         over = ends_round & (nxt_round >= params.rounds)
-        opener = nxt_round % 2
         fresh = jnp.broadcast_to(params.ante, (2,)).astype(jnp.int32)
         lead = chips[0] - chips[1]
         reward = jnp.where(over, jnp.sign(lead).astype(jnp.float32) * jnp.array([1.0, -1.0]), 0.0)
+        # the next node: in the round, the other seat moves, one more decision (and raise) is
+        # counted, and it faces a bet after BET / RAISE; a round's end opens the next (its opener,
+        # seat nxt_round mod 2, moves first; nothing bet); the last round keeps its round index
+        i32 = jnp.int32
+        in_round = (((state.node ^ _unit("mover")) & ~_unit("facing")) + _unit("acted")
+                    + (a == RAISE).astype(i32) * _unit("raises")
+                    + ((a == BET) | (a == RAISE)).astype(i32) * _unit("facing"))
+        round_ = jnp.where(over, state.round, jnp.minimum(nxt_round, self.max_rounds - 1))
+        node = jnp.where(ends_round, (nxt_round & 1) | (round_ << _shift("round")), in_round)
         nxt = state.replace(
-            round=jnp.where(over, state.round, jnp.minimum(nxt_round, self.max_rounds - 1)),
-            mover=jnp.where(ends_round, opener, other),
-            raises=jnp.where(ends_round, 0, state.raises + (a == RAISE)),
-            acted=jnp.where(ends_round, 0, state.acted + 1), put=jnp.where(ends_round, fresh, put),
+            node=node, put=jnp.where(ends_round, fresh, put),
             chips=chips, shown=jnp.where(showdown, ranks, jnp.where(ends_round, -1, state.shown)),
             last=jnp.where(ends_round, jnp.full((2,), -1, jnp.int32), put_at(state.last, mover, a)))
         event = self._event(state, ok, action, showdown, folded, result0, ranks, over, lead)

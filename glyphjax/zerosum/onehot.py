@@ -9,6 +9,8 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
+from glyphjax.core.sampling import mask_at
+
 
 def _hit(shape0: int, i: jax.Array) -> jax.Array:
     return jnp.arange(shape0) == i
@@ -28,8 +30,8 @@ def put(x: jax.Array, i: jax.Array, v: jax.Array) -> jax.Array:
 
 
 def flag(mask: jax.Array, i: jax.Array) -> jax.Array:
-    """mask[i] of a 1-D bool mask."""
-    return jnp.any(mask & _hit(mask.shape[0], i))
+    """mask[i] of a 1-D bool mask (`sampling.mask_at`)."""
+    return mask_at(mask, i)
 
 
 def choose(conds: list, values: list, default):

@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from glyphjax.core.sampling import kth_true
+from glyphjax.core.sampling import kth_true, mask_at
 
 
 @pytest.mark.parametrize("small_graph", [None, False])
@@ -41,3 +41,14 @@ def test_hash_bits__uniform_bytes_and_key_dependent():
     # the same key gives the same words; a different key a different stream
     assert np.array_equal(np.asarray(hash_bits(keys[5], 16)), bits[5].astype(np.uint32))
     assert len({row.tobytes() for row in bits}) == len(bits)
+
+
+@pytest.mark.parametrize("n", [1, 5, 8, 9, 49])
+def test_mask_at__equals_indexing_and_is_false_outside_the_mask(n):
+    """Both paths (a select chain up to CHAIN_MASK entries, a reduction above): mask[i] for i in range,
+    False for the no-action index -1 and for n."""
+    masks = jax.random.bernoulli(jax.random.PRNGKey(n), 0.5, (64, n))
+    idx = jnp.arange(-1, n + 1)
+    got = jax.vmap(lambda m: jax.vmap(lambda i: mask_at(m, i))(idx))(masks)
+    want = np.concatenate([np.zeros((64, 1), bool), np.asarray(masks), np.zeros((64, 1), bool)], axis=1)
+    assert np.array_equal(np.asarray(got), want)

@@ -14,7 +14,7 @@ import glyphjax
 from glyphjax.zerosum import battery, corpus
 from glyphjax.zerosum.betrules import MAX_ROUNDS, BetEncoding, BetRules, bet_params, bet_rules_text
 from glyphjax.zerosum.betting import DECK_SLOTS
-from glyphjax.zerosum.betting import BET, CALL, CHECK, FOLD, RAISE, BettingGame
+from glyphjax.zerosum.betting import BET, CALL, CHECK, FOLD, RAISE, BettingGame, pack_node
 
 SINGLE = "zerosum/kuhn/rule-single"
 # Every terminal action sequence of one Kuhn round and seat 0's chips, hand-computed from the rules
@@ -104,7 +104,7 @@ def test_betting_value__equals_exact_enumeration_over_the_remaining_deck(task_id
     s0 = env.reset(glyphjax.reset_key(0))
     for own, round_, lead in itertools.product(range(len(rules.ranks)), range(rules.rounds), (-2, 0, 3)):
         deal = s0.deal.at[round_, 0].set(own).at[round_, 1].set((own + 1) % len(rules.ranks))
-        s = s0.replace(deal=deal, round=jnp.int32(round_), chips=jnp.asarray([lead, -lead], jnp.int32))
+        s = s0.replace(deal=deal, node=pack_node(round=round_), chips=jnp.asarray([lead, -lead], jnp.int32))
         got = float(env.value(s, env.default_params(), 0))
         want = _value_by_enumeration(rules, own, round_, (lead, -lead))
         assert abs(got - want) < 1e-6, f"{task_id}: card {own} round {round_} lead {lead}: {got} vs {want}"
