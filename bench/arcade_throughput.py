@@ -12,7 +12,9 @@ Asterix; their `step` auto-resets and also builds the observation tensor, which 
 asked to do here): the same scan of B vmapped steps. gymnax is imported from
 its environment modules only (its package `__init__` imports plotting libraries it does not
 declare). Figures are medians of --repeats timed calls, per wall second and per process
-CPU-second (the robust figure on a shared machine); compile CPU-s is trace + lower + compile.
+CPU-second (the robust figure on a shared machine); compile CPU-s is trace + lower + compile of
+the scan, with the persistent compilation cache off (a cold compile). The last lines give the
+number of tasks and compiled programs and the sum of their compile CPU-s.
 With --glyphbench-src, the GlyphBench reference's Python game of the same name
 (glyphbench/miniatari-<game>-v0, glyphbench/atari-<game>-v0) is stepped in the same run by
 `env_throughput.glyphbench_rates`: one env in its own process, uniformly random actions, its
@@ -95,6 +97,7 @@ def main(argv=None) -> int:
     ap.add_argument("--glyphbench-src", default=None, help="a GlyphBench checkout: step its games in the same run")
     ap.add_argument("--ref-timeout", type=float, default=120.0, help="seconds before a reference game is given up")
     args = ap.parse_args(argv)
+    jax.config.update("jax_enable_compilation_cache", False)
     peers = load_gymnax(args.gymnax_path)
     gb_path = glyphbench_path(args.glyphbench_src) if args.glyphbench_src else None
     print(f"B = {args.batch}, {os.cpu_count()} CPUs, jax {jax.__version__}; "
@@ -103,8 +106,13 @@ def main(argv=None) -> int:
     print("| task | steps/s | steps/CPU-s | scan compile CPU-s | gymnax MinAtar steps/CPU-s | x gymnax (CPU) "
           "| reference steps/CPU-s | x reference (CPU) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for task in glyphjax.task_ids(args.tasks):
+    tasks = glyphjax.task_ids(args.tasks)
+    compile_s, over, programs = 0.0, [], set()
+    for task in tasks:
         ours = glyphjax_steps(task, args.batch, args.repeats)
+        compile_s += ours["compile_s"]
+        over += [task] if ours["compile_s"] > 5.0 else []
+        programs.add(glyphjax.make(task).program)
         game = task.split("/", 1)[1]
         peer = gymnax_steps(peers[game], args.batch, args.repeats) if peers and game in peers and task.startswith("miniatari/") else None
         ref = glyphbench_rates(gb_path, task, args.repeats, timeout=args.ref_timeout) if gb_path else None
@@ -113,6 +121,9 @@ def main(argv=None) -> int:
         cells += (peer_cells(ours, ref.get("steps_per_cpu_s")) if ref and "error" not in ref
                   else [f"- ({ref['error']})" if ref else "-", "-"])
         print(f"| {task} | " + " | ".join(cells) + " |", flush=True)
+    print(f"\n{len(tasks)} tasks, {len(programs)} compiled programs; scan compile CPU-s: total {compile_s:.1f}, "
+          f"mean {compile_s / max(len(tasks), 1):.2f}; over 5 CPU-s: {', '.join(over) or 'none'}; load averages "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")
     return 0
 
 

@@ -17,13 +17,12 @@ here the MiniAtari action set serves both settings. `ArcadeState.ball_vel` is th
 
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
 
 from glyphjax.core import entities
 from glyphjax.suites.arcade import flight, scroll
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
-from glyphjax.suites.arcade.physics import meets, shoot_down
+from glyphjax.suites.arcade.physics import best_action, meets, shoot_down
 
 ROCK, PEBBLE, BULLET = "O", "◦", "*"
 ACTIONS = ("NOOP", "UP", "DOWN", "LEFT", "RIGHT", "FIRE")
@@ -102,7 +101,7 @@ def _scripted(key, state, params):
         you, _, heading = _fly(state, a, size)
         return flight.aim_value(you, heading, nxt, f.alive, size, a == FIRE) - 0.1 * (a == 0)
 
-    return jnp.argmax(jax.vmap(value)(jnp.arange(len(ACTIONS)))).astype(jnp.int32)
+    return best_action(value, len(ACTIONS))
 
 
 ASTEROIDS = Game(

@@ -17,14 +17,13 @@ is the world.
 
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
 
 from glyphjax.core import entities
 from glyphjax.suites.arcade import flight, scroll
 from glyphjax.suites.arcade.asteroids import ACTIONS, BULLET, FIRE, MOVES
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
-from glyphjax.suites.arcade.physics import BOMB, meets, random_alive, shoot_down
+from glyphjax.suites.arcade.physics import BOMB, best_action, meets, random_alive, shoot_down
 
 HELI, TRUCK = "Ħ", "▭"
 EV_KILL, EV_TRUCK = 1, 2
@@ -104,7 +103,7 @@ def _scripted(key, state, params):
         return (-100.0 * (near | bombed) + 4.0 * lined * (1.0 + 1.5 * (a == FIRE)) - jnp.abs(row - you[0])
                 - 0.1 * (a == 0))
 
-    return jnp.argmax(jax.vmap(value)(jnp.arange(len(ACTIONS)))).astype(jnp.int32)
+    return best_action(value, len(ACTIONS))
 
 
 CHOPPERCOMMAND = Game(

@@ -25,7 +25,7 @@ import jax.numpy as jnp
 from glyphjax.core import entities
 from glyphjax.suites.arcade import flight, scroll
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
-from glyphjax.suites.arcade.physics import meets
+from glyphjax.suites.arcade.physics import best_action, meets
 
 LANDER, HUMAN, GROUND = "⬟", "♟", "═"
 ACTIONS = ("NOOP", "LEFT", "RIGHT", "UP", "DOWN", "FIRE")
@@ -155,7 +155,7 @@ def _scripted(key, state, params):
         return (-100.0 * near + 5.0 * lined * (1.0 + 1.5 * (a == FIRE)) - jnp.abs(d[0])
                 - 0.5 * jnp.abs(jnp.abs(d[1]) - 2) + 0.5 * facing - 0.1 * (a == 0))
 
-    return jnp.argmax(jax.vmap(value)(jnp.arange(len(ACTIONS)))).astype(jnp.int32)
+    return best_action(value, len(ACTIONS))
 
 
 DEFENDER = Game(

@@ -36,7 +36,7 @@ from glyphjax.core.grid import UNREACHED, bfs_distances
 from glyphjax.suites.arcade import maze
 from glyphjax.suites.arcade.engine import ArcadeState, Outcome, Setting, action_delta, new_state
 from glyphjax.suites.arcade.flight import FACING_CELLS, FACING_GLYPHS, facing_index
-from glyphjax.suites.arcade.physics import meets
+from glyphjax.suites.arcade.physics import best_action, meets
 
 GUN_ACTIONS = maze.MAZE_ACTIONS + ("FIRE",)
 GUN_MOVES = maze.MAZE_MOVES + ((0, 0),)
@@ -182,7 +182,7 @@ def policy(key, state, params, *, reach: int, electric: bool = False) -> jax.Arr
                 - jnp.minimum(goal[cell[0], cell[1]], UNREACHED).astype(jnp.float32) * 0.3)
 
     noise = 0.5 * jax.random.uniform(key, (len(GUN_ACTIONS),))
-    return jnp.argmax(jax.vmap(value)(jnp.arange(len(GUN_ACTIONS))) + noise).astype(jnp.int32)
+    return best_action(value, len(GUN_ACTIONS), noise)
 
 
 def hooks(layouts: dict, *, reach: int, electric: bool = False, hits: int = 1) -> dict:

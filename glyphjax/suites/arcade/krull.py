@@ -32,7 +32,7 @@ from glyphjax.suites.arcade import screens
 from glyphjax.suites.arcade.arena import YOU
 from glyphjax.suites.arcade.asteroids import ACTIONS, FIRE, MOVES
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
-from glyphjax.suites.arcade.physics import meets, shoot_down
+from glyphjax.suites.arcade.physics import action_values, meets, shoot_down
 
 WALL, SWAMP, DOOR, LYSSA, ENEMY, GLAIVE = "▓", "%", "D", "P", "Ж", "┼"
 C_WALL, C_SWAMP, C_DOOR, C_LYSSA = 1, 2, 3, 4
@@ -171,7 +171,7 @@ def _scripted(key, state, params):
         return (-100.0 * risk.any() - 20.0 * near.any() - 50.0 * (screen[p[0], p[1]] == C_SWAMP) * (p != you).any()
                 + jnp.where(hunting, hunt, -jnp.minimum(dry[p[0], p[1]], 1000).astype(jnp.float32)))
 
-    values = jax.vmap(value)(jnp.arange(5))
+    values = action_values(value, 5)
     d = target - you
     lined = ((d[0] == 0) | (d[1] == 0) | (jnp.abs(d[0]) == jnp.abs(d[1]))) & (jnp.abs(d).sum() <= 6)
     throw = here.any() & lined & (state.cooldown <= 1) & (values[0] > -50)

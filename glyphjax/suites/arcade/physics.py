@@ -114,6 +114,18 @@ def meets(before: entities.Pool, after: entities.Pool, cell_before: jax.Array, c
     return after.alive & (same | swap)
 
 
+def action_values(value: Callable, n: int) -> jax.Array:
+    """float32[n]: a scripted policy's look-ahead `value(a)` of each action a in 0..n-1 (one
+    vmapped evaluation)."""
+    return jax.vmap(value)(jnp.arange(n))
+
+
+def best_action(value: Callable, n: int, noise: jax.Array | float = 0.0) -> jax.Array:
+    """int32: the action in 0..n-1 of highest `value(a)` (plus `noise[a]`, to break ties at
+    random); the lowest such action on a tie."""
+    return jnp.argmax(action_values(value, n) + noise).astype(jnp.int32)
+
+
 def path_clear(pool: entities.Pool, t: jax.Array, period: jax.Array, start: jax.Array, rows: jax.Array,
                cols: jax.Array) -> jax.Array:
     """Does a body leaving `start` along the path (rows, cols: int32[K], its cell after each of

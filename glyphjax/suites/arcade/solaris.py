@@ -30,7 +30,7 @@ from glyphjax.suites.arcade import flight, scroll
 from glyphjax.suites.arcade.arena import YOU, toward
 from glyphjax.suites.arcade.asteroids import ACTIONS as FLY_ACTIONS, BULLET, FIRE, MOVES
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
-from glyphjax.suites.arcade.physics import meets, random_alive, shoot_down
+from glyphjax.suites.arcade.physics import best_action, meets, random_alive, shoot_down
 
 ENEMY, SHELL, PLANET, CLEARED = "◆", "◌", "⊕", "+"
 ACTIONS = FLY_ACTIONS + ("WARP",)
@@ -172,7 +172,7 @@ def _scripted(key, state, params):
         chase = jnp.where(fighting, 4.0 * lined * (1.0 + 1.5 * (a == FIRE)) - off, -jnp.abs(goal - you).sum())
         return -100.0 * (hit | shot | swap) - 30.0 * near + chase - 0.1 * (a == 0)
 
-    fly = jnp.argmax(jax.vmap(value)(jnp.arange(WARP))).astype(jnp.int32)
+    fly = best_action(value, WARP)
     low = state.phase < (to_planet * WARP_FUEL + 60)
     warp = (low & (to_planet > 0)) | (~f.alive.any() & ~refuel)
     return jnp.where(warp & (state.phase > WARP_FUEL), WARP, fly).astype(jnp.int32)

@@ -14,14 +14,13 @@ waves, levels and enemy fire; here enemies only ram. Both settings use the catal
 
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
 
 from glyphjax.core import entities
 from glyphjax.suites.arcade import scroll
 from glyphjax.suites.arcade.asteroids import ACTIONS, BULLET, FIRE, MOVES
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
-from glyphjax.suites.arcade.physics import meets, shoot_down
+from glyphjax.suites.arcade.physics import best_action, meets, shoot_down
 
 SHIP, ENEMY = "►", "◆"
 EV_KILL = 1
@@ -91,7 +90,7 @@ def _scripted(key, state, params):
         return (-100.0 * unsafe + 4.0 * lined * (1.0 + 1.5 * (a == FIRE)) - jnp.abs(row - you[0])
                 - 0.2 * you[1] - 0.1 * (a == 0))
 
-    return jnp.argmax(jax.vmap(value)(jnp.arange(len(ACTIONS)))).astype(jnp.int32)
+    return best_action(value, len(ACTIONS))
 
 
 STARGUNNER = Game(

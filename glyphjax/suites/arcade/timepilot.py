@@ -23,7 +23,7 @@ from glyphjax.suites.arcade import flight, scroll
 from glyphjax.suites.arcade.arena import toward
 from glyphjax.suites.arcade.asteroids import ACTIONS, BULLET, FIRE, GAP, MOVES
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
-from glyphjax.suites.arcade.physics import meets, shoot_down
+from glyphjax.suites.arcade.physics import best_action, meets, shoot_down
 
 PLANE = "Ж"
 EV_KILL = 1
@@ -89,7 +89,7 @@ def _scripted(key, state, params):
         foes = _home(state.foes, you, moves, size)
         return flight.aim_value(you, heading, foes, state.foes.alive, size, a == FIRE)
 
-    return jnp.argmax(jax.vmap(value)(jnp.arange(len(ACTIONS)))).astype(jnp.int32)
+    return best_action(value, len(ACTIONS))
 
 
 TIMEPILOT = Game(

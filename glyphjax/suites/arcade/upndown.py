@@ -24,7 +24,7 @@ from glyphjax.core import entities
 from glyphjax.core.sampling import uniform_true
 from glyphjax.suites.arcade import scroll
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
-from glyphjax.suites.arcade.physics import meets
+from glyphjax.suites.arcade.physics import action_values, meets
 
 CAR, FLAG, VERGE, YOU = "⊞", "★", "∷", "♦"
 ACTIONS = ("NOOP", "UP", "DOWN", "LEFT", "RIGHT", "JUMP")
@@ -114,7 +114,7 @@ def _scripted(key, state, params):
                                        & (cars.pos[:, 0] + state.cooldown == cell[0])).any()
         return -100.0 * down + 20.0 * onto - jnp.minimum(flag, 50) - 0.5 * jnp.abs(cell[0] - (h - 3))
 
-    moves = jax.vmap(value)(jnp.arange(JUMP))
+    moves = action_values(value, JUMP)
     best = jnp.argmax(moves)
     return jnp.where(stomp | (grounded & (moves[best] <= -100)), JUMP, best).astype(jnp.int32)
 

@@ -26,8 +26,8 @@ import jax.numpy as jnp
 
 from glyphjax.core import entities
 from glyphjax.suites.arcade import flight, scroll
-from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
-from glyphjax.suites.arcade.physics import meets
+from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, fence, new_state
+from glyphjax.suites.arcade.physics import best_action, meets
 
 SHIELD_G, ZONE_G, QOTILE, DESTROYER, MISSILE, CANNON = "⬢", "┈", "♜", "⊘", "*", "━"
 ACTIONS = ("NOOP", "UP", "DOWN", "LEFT", "RIGHT", "FIRE")
@@ -86,7 +86,7 @@ def _step(draws, state, action, s: Setting, params):
     field = jnp.where(entities.occupancy(entities.kill(shots1, ~stopped), h, w) > 0, 0, field).astype(jnp.int8)
     qotile = entities.spawn(entities.empty(1), state.opponent, jnp.zeros(2, jnp.int32), 0)
     struck = entities.hits(shots0, shots1, qotile, qotile)[:, 0]
-    killed = (struck & (shots1.kind == 1)).any()
+    killed = fence((struck & (shots1.kind == 1)).any())  # selects the next round's every leaf
     shots = entities.kill(shots1, stopped | struck)
     flip = (state.opponent[0] + state.phase < 2) | (state.opponent[0] + state.phase > h - 3)
     heading_q = jnp.where(flip, -state.phase, state.phase)
@@ -142,7 +142,7 @@ def _scripted(key, state, params):
         safe = state.field[cell[0], cell[1]] == ZONE
         return -100.0 * (gap <= 1) * ~safe - 20.0 * (gap == 2) * ~safe + 50.0 * ready * (a == FIRE) - jnp.abs(cell - target).sum() - 0.1 * (a == 0)
 
-    return jnp.argmax(jax.vmap(value)(jnp.arange(len(ACTIONS)))).astype(jnp.int32)
+    return best_action(value, len(ACTIONS))
 
 
 YARSREVENGE = Game(

@@ -17,14 +17,13 @@ altitude, fuel and a boss robot; here one 4-action set (the MiniAtari one) serve
 
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
 
 from glyphjax.core import entities
 from glyphjax.suites.arcade import scroll
 from glyphjax.suites.arcade.asteroids import BULLET
 from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
-from glyphjax.suites.arcade.physics import meets, random_alive, shoot_down
+from glyphjax.suites.arcade.physics import best_action, meets, random_alive, shoot_down
 from glyphjax.suites.arcade.stargunner import SHIP
 
 WALL, TURRET, SHELL = "▓", "Ŧ", "←"
@@ -115,7 +114,7 @@ def _scripted(key, state, params):
         lined = (t.alive & (t.pos[:, 0] == r)).any()
         return -100.0 * (hit | threat) + 4.0 * lined * (1.0 + 1.5 * (a == FIRE)) - jnp.abs(row - r) - 0.1 * (a == 0)
 
-    return jnp.argmax(jax.vmap(value)(jnp.arange(len(ACTIONS)))).astype(jnp.int32)
+    return best_action(value, len(ACTIONS))
 
 
 ZAXXON = Game(
