@@ -76,7 +76,8 @@ def llm_evaluator(cfg, trajectories: str | None = None):
     from omegaconf import OmegaConf
     sampling = {k: v for k, v in OmegaConf.to_container(pol, resolve=True).items()
                 if k in ("temperature", "top_p", "top_k", "max_new_tokens", "seed")}
-    policy_kwargs = {"action_tokens": True} if pol.get("action_tokens") else None
+    # the trainer's action modes: one action-name token after <action>, or one legal name through the trie
+    policy_kwargs = {k: True for k in ("action_tokens", "constrained_actions") if pol.get(k)} or None
     harness = OmegaConf.to_container(cfg.harness, resolve=True)
     tasks = [str(t) for t in cfg.tasks.ids]
     max_turns = None if cfg.get("max_turns") is None else int(cfg.max_turns)

@@ -131,6 +131,32 @@ def markdown_suite_table(table: Mapping[str, Mapping[str, dict]]) -> str:
     return "\n".join(lines)
 
 
+def eval_interval(rec: Mapping) -> tuple[float, float] | None:
+    """95% percentile bootstrap interval of a held-out evaluation record's mean return (its
+    `returns`, one per episode; eval.stats.mean_ci); None for a record without them or with
+    several tasks (their mean weighs tasks equally, not episodes)."""
+    from eval.stats import mean_ci
+    rs = rec.get("returns")
+    if not rs or len(rec.get("per_task") or {"": 0}) != 1:
+        return None
+    return mean_ci(np.asarray(rs, np.float64))[1:]
+
+
+def eval_change(first: Mapping, last: Mapping) -> dict | None:
+    """Held-out return of `last` minus `first` (two evaluation records of one run on the same seeds,
+    one task): the mean difference and its paired 95% bootstrap interval (episodes resampled with
+    their pair, eval.stats.mean_ci on the per-episode differences); None where not comparable."""
+    from eval.stats import mean_ci
+    a, b = first.get("returns"), last.get("returns")
+    if (not a or not b or len(a) != len(b) or first.get("seeds") != last.get("seeds")
+            or len(first.get("per_task") or {"": 0}) != 1):
+        return None
+    d = np.asarray(b, np.float64) - np.asarray(a, np.float64)
+    mean, lo, hi = mean_ci(d)
+    return {"from_update": first.get("update"), "to_update": last.get("update"), "episodes": len(d),
+            "mean_difference": mean, "difference_ci": [lo, hi]}
+
+
 # --- figures -----------------------------------------------------------------------------------------
 
 def plot_learning_curves(curves: Mapping[str, Mapping[str, np.ndarray]], out_dir: Path,
@@ -148,8 +174,12 @@ def plot_learning_curves(curves: Mapping[str, Mapping[str, np.ndarray]], out_dir
         if ev:  # held-out evaluations, placed at the rollout count of their update
             at = dict(zip(c["batch_update"].tolist(), c["batch_x"].tolist()))
             ex = [at.get(int(e.get("update", 0)), 0) for e in ev]
-            ax.plot(ex, [e["return_mean"] for e in ev], "s--", color=color, ms=4, lw=0.8, alpha=0.8,
-                    label=f"{label} held-out eval")
+            ey = [e["return_mean"] for e in ev]
+            ax.plot(ex, ey, "s--", color=color, ms=4, lw=0.8, alpha=0.8, label=f"{label} held-out eval")
+            cis = [eval_interval(e) for e in ev]
+            if all(ci is not None for ci in cis):  # 95% bootstrap over the held-out episodes
+                ax.errorbar(ex, ey, yerr=[[y - lo for y, (lo, _) in zip(ey, cis)], [hi - y for y, (_, hi) in zip(ey, cis)]],
+                            fmt="none", ecolor=color, capsize=3, lw=1, alpha=0.8)
     ax.set_xlabel("rollouts")
     ax.set_ylabel(f"return (trailing {window}-rollout mean)")
     ax.grid(alpha=0.3)
@@ -257,8 +287,15 @@ def make_report(results: Sequence[str | os.PathLike] = (), metrics: Sequence[str
         md += ["", f"![learning curves]({paths[0].name})", ""]
         for label, ev in evals.items():
             if ev:
+                cis = [eval_interval(e) for e in ev]
                 md += [f"Held-out evaluations of {label}: " + ", ".join(
-                    f"update {e.get('update')}: {e.get('return_mean', float('nan')):.3f}" for e in ev), ""]
+                    f"update {e.get('update')}: {e.get('return_mean', float('nan')):.3f}"
+                    + ("" if ci is None else f" [{ci[0]:.3f}, {ci[1]:.3f}]") for e, ci in zip(ev, cis)), ""]
+                ch = eval_change(ev[0], ev[-1]) if len(ev) > 1 else None
+                if ch is not None:
+                    md += [f"Held-out change of {label}, update {ch['from_update']} -> {ch['to_update']} "
+                           f"({ch['episodes']} paired episodes, same seeds): {ch['mean_difference']:+.3f} "
+                           f"[{ch['difference_ci'][0]:+.3f}, {ch['difference_ci'][1]:+.3f}] (95% paired bootstrap)", ""]
     path = out / "report.md"
     path.write_text("\n".join(md), encoding="utf-8")
     return path

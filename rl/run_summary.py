@@ -79,7 +79,9 @@ def eval_overrides(cfg: dict, task_ids: Sequence[str], model_dir: Path | str, ou
             f"policy.temperature={float(temperature)}", f"policy.top_p={float(_get(cfg, 'policy.top_p', 1.0))}",
             f"policy.top_k={int(_get(cfg, 'policy.top_k', 0))}", f"policy.max_new_tokens={int(max_new)}",
             f"policy.seed={int(_get(cfg, 'eval.sampling_seed', 12345))}",
-            f"policy.action_tokens={str(bool(_get(cfg, 'rl.action_tokens', False))).lower()}", f"out={out}"]
+            f"policy.action_tokens={str(bool(_get(cfg, 'rl.action_tokens', False))).lower()}"] \
+        + (["policy.constrained_actions=true"] if _get(cfg, "policy.constrained_actions") else []) \
+        + ([f"max_turns={int(_get(cfg, 'rl.max_turns'))}"] if _get(cfg, "rl.max_turns") else []) + [f"out={out}"]
 
 
 def _exactness_notes(cfg: dict) -> list[str]:
@@ -87,8 +89,6 @@ def _exactness_notes(cfg: dict) -> list[str]:
     notes = []
     if int(_get(cfg, "eval.repeats", 1)) != 1:
         notes.append("eval.repeats != 1: glyphjax-eval plays each seed once, so its figure can differ")
-    if _get(cfg, "rl.max_turns"):
-        notes.append("rl.max_turns caps the trainer's evaluation episodes; glyphjax-eval plays full episodes")
     if _get(cfg, "policy.name") == "vllm":
         notes.append("the trainer sampled through vLLM; policy=local samples the same weights with its own RNG")
     return notes

@@ -51,6 +51,9 @@ class HarnessConfig:
     persistent scratchpad block refreshed by separate model calls; `compact`: a short system
     prompt (rules, action names, one-line response format; no per-action descriptions, reward or
     observation conventions) for tiny models and CPU toy runs, where prompt length dominates cost;
+    `minimal` (*ours*): `compact` without the rules (game id, action names, response format), for
+    models trained from scratch, which cannot read the rules anyway (a third of compact's tokens on
+    MiniGrid);
     `witness`: the WITNESS harness (rule memory, reflections, plans; glyphjax/witness/harness.py);
     `guided_memory`: plans, landmarks by floor, recent actions, an exploration summary and floor
     guidance, refreshed by separate model calls every five moves and after events
@@ -77,7 +80,7 @@ class HarnessConfig:
 
 
 GUIDED_MEMORY = "guided_memory"
-HARNESSES = {"basic", "memory", "compact", "witness", GUIDED_MEMORY}  # witness: WITNESS games only (rl/witness_rollout.py)
+HARNESSES = {"basic", "memory", "compact", "minimal", "witness", GUIDED_MEMORY}  # witness: WITNESS games only (rl/witness_rollout.py)
 
 COMPACT_RESPONSE_FORMAT = "Reply <action>ACTION_NAME</action>."
 
@@ -90,8 +93,9 @@ def seat_line(card: TaskCard, seat: int) -> str:
 def system_prompt(card: TaskCard, harness: HarnessConfig | None = None, seat: int | None = None) -> str:
     """The static system prompt; `seat` (multi-seat games) adds which seat the reader plays."""
     harness = harness or HarnessConfig()
-    if harness.name == "compact":
-        parts = [f"Game {card.id}. {card.rules.strip()}", f"Actions: {', '.join(card.actions)}."]
+    if harness.name in ("compact", "minimal"):
+        rules = "" if harness.name == "minimal" else f" {card.rules.strip()}"
+        parts = [f"Game {card.id}.{rules}", f"Actions: {', '.join(card.actions)}."]
         if seat is not None:
             parts.append(seat_line(card, seat))
         if harness.memory:

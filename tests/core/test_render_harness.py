@@ -130,6 +130,16 @@ def test_harness__turn_message_history_and_memory():
         HarnessConfig(name="fancy")
 
 
+def test_harness__minimal_system_prompt_is_compact_without_the_rules():
+    env = glyphjax.make("minigrid/empty-random-5x5")
+    minimal = system_prompt(env.card, HarnessConfig(name="minimal"))
+    compact = system_prompt(env.card, HarnessConfig(name="compact"))
+    assert env.card.rules.strip() not in minimal and env.card.rules.strip() in compact
+    assert minimal.splitlines()[0] == "Game minigrid/empty-random-5x5."
+    assert minimal.splitlines()[1:] == compact.splitlines()[1:]  # actions and response format kept
+    assert len(minimal) < len(compact) / 3, (len(minimal), len(compact))
+
+
 def test_harness__compact_system_prompt_is_short_and_keeps_rules_actions_format():
     env = glyphjax.make("dummy/arrow-1")
     compact = system_prompt(env.card, HarnessConfig(name="compact"))

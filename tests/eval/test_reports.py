@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from eval.benchmark import results_document, write_json
-from eval.reports import curve_points, make_report, suite_rows, trailing_mean
+from eval.reports import curve_points, eval_change, eval_interval, make_report, suite_rows, trailing_mean
 from eval.results import TaskResult
 
 
@@ -37,6 +37,24 @@ def test_curve_points__peak_and_final_from_episode_returns():
     assert c["peak"] == 1.0 and c["final"] == 0.0
     np.testing.assert_array_equal(c["batch_x"], [2, 4, 6])
     np.testing.assert_allclose(c["batch_y"], [0.5, 1.0, 0.0])
+
+
+def test_eval_change__paired_difference_of_two_held_out_evaluations():
+    """Before/after of one run's held-out evaluations on the same seeds: per-episode differences
+    (0.5, 0.5, 0.5, 0.5) -> +0.5 with an interval of exactly [0.5, 0.5]; (1, 0, 0, 0) -> +0.25 with
+    [0, 0.75]: a resample holds Binomial(4, 1/4) ones, P(0) = 0.32 > 2.5% and P(4) = 0.004 < 2.5%."""
+    first = {"update": 0, "per_task": {"t": 0.0}, "seeds": [7, 8, 9, 10], "returns": [0.0, 0.0, 0.5, 0.0]}
+    last = dict(first, update=60, returns=[0.5, 0.5, 1.0, 0.5])
+    ch = eval_change(first, last)
+    assert (ch["from_update"], ch["to_update"], ch["episodes"]) == (0, 60, 4)
+    assert ch["mean_difference"] == pytest.approx(0.5) and ch["difference_ci"] == pytest.approx([0.5, 0.5])
+    ch = eval_change(first, dict(last, returns=[1.0, 0.0, 0.5, 0.0]))
+    assert ch["mean_difference"] == pytest.approx(0.25)
+    assert ch["difference_ci"] == pytest.approx([0.0, 0.75])  # 0 of 4 ones drawn .. 3 of 4 (p(4 of 4) < 2.5%)
+    assert eval_change(first, dict(last, seeds=[1, 2, 3, 4])) is None  # not the same episodes
+    assert eval_change(dict(first, per_task={"a": 0, "b": 0}), last) is None  # tasks weigh equally, not episodes
+    lo, hi = eval_interval(last)
+    assert lo <= 0.625 <= hi and eval_interval({"return_mean": 0.3}) is None
 
 
 def test_report__suite_table_and_figures(tmp_path):

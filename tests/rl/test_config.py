@@ -145,6 +145,20 @@ def test_train_config__gamesmith_presets_carry_the_recipe(tmp_path):
     assert plan.task_ids == ["zerosum/tictactoe/base"] and plan.num_updates == 4 and plan.mode == "rl"
 
 
+def test_train_config__learn_minigrid_is_the_documented_cpu_run(tmp_path):
+    """docs/training.md "Learning on CPU on a real game": fresh tiny weights on a real MiniGrid task,
+    constrained action decoding (not action tokens), episodes cut at 8 turns, 60 updates of 16,
+    held-out evaluation on 128 seeds every 15 updates."""
+    from rl.trainer import validate
+    cfg = compose(["+experiment=learn_minigrid"], tmp_path)
+    plan = validate(cfg)
+    assert plan.task_ids == ["minigrid/empty-random-5x5"] and plan.policy == "local"
+    assert (plan.num_updates, plan.group_size, plan.groups_per_update) == (60, 16, 1)
+    assert cfg.model.path is None and cfg.model.random_init_std == 0.02
+    assert cfg.policy.constrained_actions and not cfg.rl.action_tokens and cfg.harness.name == "minimal"
+    assert (cfg.rl.max_turns, cfg.eval.every, cfg.eval.seeds) == (8, 15, 128)
+
+
 def test_train_cli__tasks_given_a_task_id_trains_on_that_task(tmp_path):
     from rl.hydra_cli import rewrite_task_arg
     from rl.trainer import validate

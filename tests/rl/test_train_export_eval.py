@@ -74,3 +74,27 @@ def test_train_summary__stopped_run_saves_no_final_model_and_says_how_to_resume(
     assert not (out / "model").exists()
     summary = json.loads((out / "summary.json").read_text())
     assert summary["checkpoints"] == str(out / "checkpoints") and summary["eval_command"] is None
+
+
+def test_eval_command__carries_the_trainers_action_decoding_and_turn_cap(tmp_path, monkeypatch):
+    """A constrained-decoding run with a turn cap (+experiment=learn_minigrid): the printed command
+    composes, and glyphjax-eval builds its local policy with the trainer's constrained decoding and
+    cuts episodes at the trainer's rl.max_turns (without them it would score free text on full
+    episodes). The equality of the replayed episodes is measured in docs/training.md."""
+    import eval.llm
+    import rl.llm_eval
+    from rl.run_summary import eval_overrides
+    from omegaconf import OmegaConf
+    train_cfg = OmegaConf.to_container(compose_train(["+experiment=learn_minigrid"], tmp_path / "run"), resolve=True)
+    args = eval_overrides(train_cfg, ["minigrid/empty-random-5x5"], "tiny", tmp_path / "eval.json")
+    assert "policy.constrained_actions=true" in args and "max_turns=8" in args
+    with initialize_config_dir(config_dir=CONF_DIR, version_base=None):
+        cfg = compose("eval", overrides=rewrite_model_arg(args))
+    seen = {}
+    monkeypatch.setattr(rl.llm_eval, "evaluate_llm", lambda **kw: seen.update(kw) or [])
+    monkeypatch.setattr(eval.llm, "_episodes", lambda out: {})
+    try:
+        eval.llm.llm_evaluator(cfg)("minigrid/empty-random-5x5", [1_000_000_000])
+    except Exception:  # the stubbed evaluation returns no episodes; only its arguments matter here
+        pass
+    assert seen["policy_kwargs"] == {"constrained_actions": True} and seen["max_turns"] == 8
