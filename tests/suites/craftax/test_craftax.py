@@ -664,6 +664,20 @@ def test_focused_tasks__share_one_compiled_program():
     assert len(groups) == 1
 
 
+def test_mixed_rollout__first_seed_continues_the_seed_sequence():
+    """`certify --first-seed S` extends a run that stopped at seed S-1: episodes from first seed 4
+    are seeds 4-7 of a run from seed 0 (a cheap MiniGrid task stands in for a Craftax program;
+    its random returns differ from seed to seed, so a shifted or ignored first seed shows)."""
+    from glyphjax.core.rollout import random_policy
+    env = glyphjax.make("minigrid/empty-random-5x5")
+    policy = random_policy(env.card.num_actions)
+    ret0, ok0 = mixed_rollout([env], policy, 8, chunk=4)[env.card.id]
+    ret4, ok4 = mixed_rollout([env], policy, 4, chunk=4, first_seed=4)[env.card.id]
+    assert len(set(ret0.round(4).tolist())) > 2, "returns should vary between seeds"
+    np.testing.assert_array_equal(ret4, ret0[4:])
+    np.testing.assert_array_equal(ok4, ok0[4:])
+
+
 PLANNER_SEEDS = 4
 # below ~90% in `certify --planned 32` (open-ended firstday has no success outcome)
 WEAK = {"craftax/firstday", "craftax/survive-night", "craftax/survivehorde", "craftax/survive-wild",
