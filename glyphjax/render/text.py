@@ -218,10 +218,8 @@ def observation_strings(card: TaskCard, frames: Frame) -> list[str]:
                 message_strings(card, frames.event))]
 
 
-def render_text(card: TaskCard, frame: Frame) -> TextObservation:
-    """One frame (no batch axis) -> text observation, equal to `render_batch` of a batch holding it.
-
-    The single-frame path: no batch axis; legends and HUD lines come from the card's caches."""
+def _single_sections(card: TaskCard, frame: Frame) -> tuple[str, str, str]:
+    """Legend, HUD and grid strings of one frame (no batch axis), from the card's caches."""
     grid = np.asarray(frame.grid, np.uint32)
     if grid.ndim != 2:
         raise ValueError(f"{card.id}: render_text takes one frame (grid [H, W]), got grid shape "
@@ -233,8 +231,21 @@ def render_text(card: TaskCard, frame: Frame) -> TextObservation:
     legend = tables.legends.get(key)
     if legend is None:
         legend = _legend(card, tables, key, present, flat)
-    return TextObservation(legend, _single_hud(card, tables, frame.hud), _grid_string(grid, card.grid_labels),
-                           card.events[int(frame.event)])
+    return legend, _single_hud(card, tables, frame.hud), _grid_string(grid, card.grid_labels)
+
+
+def render_text(card: TaskCard, frame: Frame) -> TextObservation:
+    """One frame (no batch axis) -> text observation, equal to `render_batch` of a batch holding it.
+
+    The single-frame path: no batch axis; legends and HUD lines come from the card's caches."""
+    return TextObservation(*_single_sections(card, frame), card.events[int(frame.event)])
+
+
+def observation_text(card: TaskCard, frame: Frame) -> str:
+    """One frame (no batch axis) -> its observation text, equal to `render_text(card, frame).render()`
+    and to `observation_strings` of a batch holding it, without building a `TextObservation` (the
+    single-frame path of a turn that only needs the text)."""
+    return assemble(*_single_sections(card, frame), card.events[int(frame.event)])
 
 
 def _single_hud(card: TaskCard, tables: _CardText, hud: np.ndarray) -> str:
@@ -246,14 +257,29 @@ def _single_hud(card: TaskCard, tables: _CardText, hud: np.ndarray) -> str:
     return hud_strings(card, hud.reshape(1, -1))[0] if line is None else line
 
 
+@lru_cache(maxsize=64)
+def _grid_template(h: int, w: int, labels: bool) -> tuple[np.ndarray, int, int]:
+    """The code points around an H x W grid's cells, read-only: uint32 [rows, columns + 1] with the
+    newline column (and with `labels` the header row and row labels) filled in, and the row and
+    column where the cells go."""
+    if labels:
+        header, row_labels = _grid_labels(h, w)
+        pad = row_labels.shape[1]
+        template = np.empty((h + 1, pad + w + 1), np.uint32)
+        template[0, :-1] = header
+        template[1:, :pad] = row_labels
+        top, left = 1, pad
+    else:
+        template, top, left = np.empty((h, w + 1), np.uint32), 0, 0
+    template[:, -1] = ord("\n")
+    template.flags.writeable = False
+    return template, top, left
+
+
 def _grid_string(grid: np.ndarray, labels: bool) -> str:
     """uint32 [H, W] code points -> the '\\n'-joined rows (as `grid_strings` draws them)."""
     h, w = grid.shape
-    if labels:
-        header, row_labels = _grid_labels(h, w)
-        grid = np.concatenate([header[None], np.concatenate([row_labels, grid], axis=1)], axis=0)
-        h, w = grid.shape
-    out = np.empty((h, w + 1), np.uint32)
-    out[:, :w] = grid
-    out[:, w] = ord("\n")
-    return str(out.reshape(-1)[:-1].view(f"<U{h * (w + 1) - 1}")[0])
+    template, top, left = _grid_template(h, w, labels)
+    out = template.copy()
+    out[top:, left:left + w] = grid
+    return str(out.reshape(-1)[:-1].view(f"<U{out.size - 1}")[0])

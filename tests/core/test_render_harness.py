@@ -8,7 +8,7 @@ import pytest
 import glyphjax
 from glyphjax.core.types import Frame, TaskCard
 from glyphjax.harness.prompt import HarnessConfig, system_prompt, turn_message
-from glyphjax.render.text import grid_strings, observation_strings, render_batch, render_text
+from glyphjax.render.text import grid_strings, observation_strings, observation_text, render_batch, render_text
 
 CARD = TaskCard(id="test/card", rules="Rules here.", actions=("A", "B"), action_descriptions=("do a", "do b"),
                 glyphs={"#": "wall", ".": "floor", "@": "you"}, hud="Step: {step} / {max_steps}  Item: {item}",
@@ -74,7 +74,8 @@ def test_render__single_and_batched_text_equal_the_plain_text_with_warm_caches()
         for i in range(len(grids)):
             want = _plain_text(grids[i], huds[i].tolist(), int(events[i]))
             one = render_text(CARD, Frame(grid=grids[i], hud=huds[i], event=events[i])).render()
-            assert batch[i] == one == strings[i] == want, f"frame {i}, pass {rep}"
+            text = observation_text(CARD, Frame(grid=grids[i], hud=huds[i], event=events[i]))
+            assert batch[i] == one == text == strings[i] == want, f"frame {i}, pass {rep}"
     # a HUD given as another integer dtype is formatted the same (not read through the int32 cache)
     assert render_batch(CARD, Frame(grid=grids[:2], hud=huds[:2].astype(np.int64), event=events[:2]))[1].hud == (
         f"Step: {huds[1, 0]} / 10  Item: {CARD.hud_enums['item'][huds[1, 1]]}")
@@ -91,6 +92,8 @@ def test_render__observation_strings_without_hud_and_with_grid_labels_equal_the_
         "[Legend]\n# — wall\n. — floor\n\n[Grid]\n  01\n0 #.\n1 .#\n\n[Message]\nHi.",
         "[Legend]\n# — wall\n\n[Grid]\n  01\n0 ##\n1 ##"]
     assert observation_strings(card, frames) == [o.render() for o in render_batch(card, frames)]
+    assert [observation_text(card, Frame(grid=frames.grid[i], hud=frames.hud[i], event=frames.event[i]))
+            for i in range(2)] == observation_strings(card, frames)
 
 
 def test_render__unknown_glyph_raises_in_both_paths_after_its_known_glyphs_were_cached():
@@ -99,6 +102,8 @@ def test_render__unknown_glyph_raises_in_both_paths_after_its_known_glyphs_were_
     for bad in (_codes(["#.X"]), _codes(["#.\U0010fffd"])):  # in the lookup table's range, and past it
         with pytest.raises(ValueError, match="no legend entry"):
             render_text(CARD, Frame(grid=bad, hud=np.array([0, 0], np.int32), event=np.int32(0)))
+        with pytest.raises(ValueError, match="no legend entry"):
+            observation_text(CARD, Frame(grid=bad, hud=np.array([0, 0], np.int32), event=np.int32(0)))
         for batched in (render_batch, observation_strings):
             with pytest.raises(ValueError, match="no legend entry"):
                 batched(CARD, Frame(grid=np.stack([known, bad]), hud=np.zeros((2, 2), np.int32),
