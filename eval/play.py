@@ -174,7 +174,7 @@ class Game:
 
     def observation(self) -> str:
         import glyphjax
-        return glyphjax.render_text(self.card, self._episode.frame).render()
+        return glyphjax.observation_text(self.card, self._episode.frame)
 
     def step(self, a: int) -> float:
         shown = self.observation()

@@ -14,13 +14,13 @@ from glyphjax.core.rollout import (AutoReset, RolloutResult, episode_key, random
 from glyphjax.core.types import (EXTENDED, FORFEIT, NO_ACTION, NOOP, STANDARD, Env, EnvState, Frame,
                                  TaskCard, Transition)
 from glyphjax.core.versus import versus
-from glyphjax.render.text import TextObservation, observation_strings, render_batch, render_text
+from glyphjax.render.text import TextObservation, observation_strings, observation_text, render_batch, render_text
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AutoReset", "EXTENDED", "Env", "EnvState", "FORFEIT", "Frame", "NOOP", "NO_ACTION", "RolloutResult", "STANDARD",
     "TaskCard", "TextObservation", "Transition", "UnknownTaskError", "all_ids", "episode_key", "make",
-    "observation_strings", "programs", "random_legal_policy", "random_policy", "register", "render_batch", "render_text", "replay", "reset_key", "rollout",
+    "observation_strings", "observation_text", "programs", "random_legal_policy", "random_policy", "register", "render_batch", "render_text", "replay", "reset_key", "rollout",
     "run_episode", "stack_params", "step_key", "suite_names", "task_ids", "versus",
 ]

@@ -36,7 +36,8 @@ import pytest
 import glyphjax
 from glyphjax.core.rollout import random_policy
 from glyphjax.core.packed import FrameLayout, pack_frame, unpack_frames
-from glyphjax.render.text import glyph_presence, hud_strings, render_batch, render_text
+from glyphjax.render.text import (glyph_presence, hud_strings, observation_strings, observation_text, render_batch,
+                                  render_text)
 from tests.seat_checks import hidden_information_leaks, multi_seat_ids, random_legal_play, seat_render
 
 EPISODES = int(os.environ.get("GLYPHJAX_PROPERTY_EPISODES", "2000"))
@@ -221,8 +222,9 @@ def test_task__every_glyph_on_screen_is_in_the_legend(task_id, batched):
 
 
 def test_task__single_frame_text_and_packed_frames_equal_the_batched_text(task_id, batched):
-    """`render_text` (the single-frame host path) and frames sent through `pack_frame` /
-    `unpack_frames` (one device copy) give byte for byte the text `render_batch` gives."""
+    """`render_text` and `observation_text` (the single-frame host paths), `observation_strings`
+    (the batched strings) and frames sent through `pack_frame` / `unpack_frames` (one device copy)
+    give byte for byte the text `render_batch` gives."""
     env = glyphjax.make(task_id)
     card = env.card
     n = batch_for(env)
@@ -237,11 +239,15 @@ def test_task__single_frame_text_and_packed_frames_equal_the_batched_text(task_i
     batch_text = [o.render() for o in render_batch(card, picked)]
     layout = FrameLayout(*picked.grid.shape[1:], picked.hud.shape[1])
     unpacked = unpack_frames(np.asarray(jax.vmap(pack_frame)(picked)), layout)
+    assert observation_strings(card, picked) == batch_text, f"{task_id}: observation_strings differ"
+    assert observation_strings(card, unpacked) == batch_text, f"{task_id}: packed observation_strings differ"
     for i, want in enumerate(batch_text):
         one = jax.tree.map(lambda x: x[i], picked)
         assert render_text(card, one).render() == want, f"{task_id}: frame {i}: single-frame text differs"
-        assert render_text(card, jax.tree.map(lambda x: x[i], unpacked)).render() == want, (
-            f"{task_id}: frame {i}: text of the packed frame differs")
+        assert observation_text(card, one) == want, f"{task_id}: frame {i}: observation_text differs"
+        packed_one = jax.tree.map(lambda x: x[i], unpacked)
+        assert render_text(card, packed_one).render() == want, f"{task_id}: frame {i}: text of the packed frame differs"
+        assert observation_text(card, packed_one) == want, f"{task_id}: frame {i}: observation_text of the packed frame differs"
 
 
 @pytest.mark.parametrize("suite", glyphjax.suite_names())

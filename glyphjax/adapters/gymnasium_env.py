@@ -24,7 +24,7 @@ from gymnasium import spaces
 from glyphjax.core.packed import EpisodeStepper, frame_layout
 from glyphjax.core.registry import all_ids, make
 from glyphjax.core.types import Frame, TaskCard
-from glyphjax.render.text import render_text
+from glyphjax.render.text import observation_text
 
 NAMESPACE = "glyphjax"
 GENERIC_ID = f"{NAMESPACE}/Task"
@@ -99,7 +99,7 @@ class GlyphJaxEnv(gymnasium.Env):
         return self._text if self.render_mode == "ansi" else None
 
     def _observe(self, frame: Frame) -> str:
-        self._text = render_text(self.task.card, frame).render()
+        self._text = observation_text(self.task.card, frame)
         return self._text
 
     def _info(self, frame: Frame) -> dict:

@@ -26,7 +26,7 @@ from glyphjax.core.packed import EpisodeStepper
 from glyphjax.core.registry import make, task_ids
 from glyphjax.harness.parse import parse_action
 from glyphjax.harness.prompt import HarnessConfig, system_prompt, turn_message
-from glyphjax.render.text import render_text
+from glyphjax.render.text import observation_text
 
 TASKSET_ID = "glyphjax-tasks"
 
@@ -68,7 +68,7 @@ class GlyphJaxTaskset(vf.Taskset[GlyphJaxTask, GlyphJaxTasksetConfig]):
                                  f"single-seat tasks (leave multi-seat ids out of `tasks`)")
             system = system_prompt(env.card, harness)
             for seed in range(self.config.seed_start, self.config.seed_start + self.config.num_seeds):
-                first = render_text(env.card, EpisodeStepper(env, seed).frame).render()
+                first = observation_text(env.card, EpisodeStepper(env, seed).frame)
                 yield GlyphJaxTask(GlyphJaxData(
                     name=f"{task_id}#{seed}", prompt=turn_message(first), system_prompt=system,
                     info={"task": task_id, "seed": seed, "harness": harness.name}),
@@ -98,7 +98,7 @@ class GlyphJaxEnv(vf.Env[GlyphJaxEnvConfig]):
                 terminated = out.terminated
                 if out.done:
                     break
-                segment = await interaction.turn(turn_message(render_text(env.card, out.frame).render()))
+                segment = await interaction.turn(turn_message(observation_text(env.card, out.frame)))
         trace = interaction.trace
         trace.record_reward("episode_return", episode_return, 1.0)
         trace.record_metrics({"length": length, "parse_failures": failures, "terminated": float(terminated)})

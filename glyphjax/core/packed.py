@@ -12,6 +12,7 @@ per `Env.program` and take params as an argument.
 from __future__ import annotations
 
 import dataclasses
+from functools import cached_property
 from typing import Any, Callable, NamedTuple
 
 import jax
@@ -30,7 +31,7 @@ class FrameLayout:
     width: int
     hud_size: int
 
-    @property
+    @cached_property
     def size(self) -> int:
         return self.height * self.width + self.hud_size + 2
 

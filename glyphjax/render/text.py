@@ -48,13 +48,15 @@ def _glyph_table(card: TaskCard) -> tuple[np.ndarray, tuple[str, ...]]:
 class _CardText:
     """A card's host-side text tables: code point -> glyph index lookup (index n for a code point
     the card lacks, also every one past the table, by clipping), legend lines as an object
-    array, and caches of joined legends (by presence row) and formatted HUD lines (by row bytes)."""
+    array, and caches of joined legends (by glyph mask, or presence row bytes for cards of 64 or
+    more glyphs) and formatted HUD lines (by row bytes)."""
 
     lookup: np.ndarray
     lines: np.ndarray
     hud_fields: tuple[str, ...]
     legends: dict
     huds: dict
+    bits: np.ndarray | None  # uint64 1 << (glyph index) per code point, for cards of < 64 glyphs
 
 
 @lru_cache(maxsize=None)
@@ -63,7 +65,21 @@ def _card_text(card: TaskCard) -> _CardText:
     n = len(codes)
     lookup = np.full(int(codes.max(initial=0)) + 2, n, np.uint8 if n < 255 else np.uint32)
     lookup[codes] = np.arange(n)
-    return _CardText(lookup, np.array(lines, dtype=object), ("step", *card.hud_fields), {}, {})
+    bits = np.left_shift(np.uint64(1), lookup.astype(np.uint64)) if n < 64 else None
+    return _CardText(lookup, np.array(lines, dtype=object), ("step", *card.hud_fields), {}, {}, bits)
+
+
+def _glyph_masks(tables: _CardText, flat: np.ndarray) -> list[int]:
+    """Per row of code points `flat` [B, N]: the glyphs it shows as an int, bit i for glyph i and
+    bit n for a code point the card does not name (cards of < 64 glyphs: `tables.bits`)."""
+    return np.bitwise_or.reduce(tables.bits.take(flat, mode="clip"), axis=1).tolist()
+
+
+def _mask_legend(card: TaskCard, tables: _CardText, mask: int, flat: np.ndarray) -> str:
+    """The legend of glyph mask `mask` (`_glyph_masks`), joined once per card and kept."""
+    n = len(tables.lines)
+    row = np.array([(mask >> i) & 1 for i in range(n + 1)], bool)
+    return _legend(card, tables, mask, row, flat)
 
 
 LEGEND_CACHE_SIZE = 4096  # distinct glyph sets (and distinct HUD rows) kept per card
@@ -133,8 +149,8 @@ def _row_keys(rows: np.ndarray) -> list[bytes]:
     return rows.view(np.dtype((np.void, rows.shape[1] * rows.itemsize))).ravel().tolist()
 
 
-def _legend(card: TaskCard, tables: _CardText, key: bytes, row: np.ndarray, flat: np.ndarray) -> str:
-    """The legend of presence row `row` (`key` its bytes), joined once per card and kept."""
+def _legend(card: TaskCard, tables: _CardText, key: bytes | int, row: np.ndarray, flat: np.ndarray) -> str:
+    """The legend of presence row `row` (`key` its bytes or glyph mask), joined once per card and kept."""
     legend = tables.legends.get(key)
     if legend is None:
         if row[-1]:
@@ -154,8 +170,14 @@ def legend_strings(card: TaskCard, grid: np.ndarray) -> list[str]:
         grid = grid[None]
     flat = grid.reshape(grid.shape[0], -1)
     tables = _card_text(card)
-    present = _presence(tables, flat)
     legends = tables.legends
+    if tables.bits is not None:  # one int per frame as the key: no presence matrix
+        out = []
+        for mask in _glyph_masks(tables, flat):
+            legend = legends.get(mask)
+            out.append(_mask_legend(card, tables, mask, flat) if legend is None else legend)
+        return out
+    present = _presence(tables, flat)
     out = []
     for key, row in zip(_row_keys(present), present):
         legend = legends.get(key)
@@ -218,23 +240,40 @@ def observation_strings(card: TaskCard, frames: Frame) -> list[str]:
                 message_strings(card, frames.event))]
 
 
-def render_text(card: TaskCard, frame: Frame) -> TextObservation:
-    """One frame (no batch axis) -> text observation, equal to `render_batch` of a batch holding it.
-
-    The single-frame path: no batch axis; legends and HUD lines come from the card's caches."""
+def _single_sections(card: TaskCard, frame: Frame) -> tuple[str, str, str]:
+    """Legend, HUD and grid strings of one frame (no batch axis), from the card's caches."""
     grid = np.asarray(frame.grid, np.uint32)
     if grid.ndim != 2:
         raise ValueError(f"{card.id}: render_text takes one frame (grid [H, W]), got grid shape "
                          f"{grid.shape}; use render_batch for a batch")
     tables = _card_text(card)
     flat = grid.reshape(-1)
-    present = np.bincount(tables.lookup.take(flat, mode="clip"), minlength=len(tables.lines) + 1).astype(bool)
-    key = present.tobytes()
-    legend = tables.legends.get(key)
-    if legend is None:
-        legend = _legend(card, tables, key, present, flat)
-    return TextObservation(legend, _single_hud(card, tables, frame.hud), _grid_string(grid, card.grid_labels),
-                           card.events[int(frame.event)])
+    if tables.bits is not None:
+        mask = int(np.bitwise_or.reduce(tables.bits.take(flat, mode="clip")))
+        legend = tables.legends.get(mask)
+        if legend is None:
+            legend = _mask_legend(card, tables, mask, flat)
+    else:
+        present = np.bincount(tables.lookup.take(flat, mode="clip"), minlength=len(tables.lines) + 1).astype(bool)
+        key = present.tobytes()
+        legend = tables.legends.get(key)
+        if legend is None:
+            legend = _legend(card, tables, key, present, flat)
+    return legend, _single_hud(card, tables, frame.hud), _grid_string(grid, card.grid_labels)
+
+
+def render_text(card: TaskCard, frame: Frame) -> TextObservation:
+    """One frame (no batch axis) -> text observation, equal to `render_batch` of a batch holding it.
+
+    The single-frame path: no batch axis; legends and HUD lines come from the card's caches."""
+    return TextObservation(*_single_sections(card, frame), card.events[int(frame.event)])
+
+
+def observation_text(card: TaskCard, frame: Frame) -> str:
+    """One frame (no batch axis) -> its observation text, equal to `render_text(card, frame).render()`
+    and to `observation_strings` of a batch holding it, without building a `TextObservation` (the
+    single-frame path of a turn that only needs the text)."""
+    return assemble(*_single_sections(card, frame), card.events[int(frame.event)])
 
 
 def _single_hud(card: TaskCard, tables: _CardText, hud: np.ndarray) -> str:
@@ -246,14 +285,29 @@ def _single_hud(card: TaskCard, tables: _CardText, hud: np.ndarray) -> str:
     return hud_strings(card, hud.reshape(1, -1))[0] if line is None else line
 
 
+@lru_cache(maxsize=64)
+def _grid_template(h: int, w: int, labels: bool) -> tuple[np.ndarray, int, int]:
+    """The code points around an H x W grid's cells, read-only: uint32 [rows, columns + 1] with the
+    newline column (and with `labels` the header row and row labels) filled in, and the row and
+    column where the cells go."""
+    if labels:
+        header, row_labels = _grid_labels(h, w)
+        pad = row_labels.shape[1]
+        template = np.empty((h + 1, pad + w + 1), np.uint32)
+        template[0, :-1] = header
+        template[1:, :pad] = row_labels
+        top, left = 1, pad
+    else:
+        template, top, left = np.empty((h, w + 1), np.uint32), 0, 0
+    template[:, -1] = ord("\n")
+    template.flags.writeable = False
+    return template, top, left
+
+
 def _grid_string(grid: np.ndarray, labels: bool) -> str:
     """uint32 [H, W] code points -> the '\\n'-joined rows (as `grid_strings` draws them)."""
     h, w = grid.shape
-    if labels:
-        header, row_labels = _grid_labels(h, w)
-        grid = np.concatenate([header[None], np.concatenate([row_labels, grid], axis=1)], axis=0)
-        h, w = grid.shape
-    out = np.empty((h, w + 1), np.uint32)
-    out[:, :w] = grid
-    out[:, w] = ord("\n")
-    return str(out.reshape(-1)[:-1].view(f"<U{h * (w + 1) - 1}")[0])
+    template, top, left = _grid_template(h, w, labels)
+    out = template.copy()
+    out[top:, left:left + w] = grid
+    return str(out.reshape(-1)[:-1].view(f"<U{out.size - 1}")[0])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import glyphjax
-from glyphjax.core.packed import EpisodeStepper, FrameLayout, frame_layout, unpack_frames
+from glyphjax.core.packed import EpisodeStepper, FrameLayout, frame_layout, start_program, turn_program, unpack_frames
 
 
 @pytest.mark.parametrize("task_id", ["classics/snake-easy", "classics/connectfour"])
@@ -45,3 +45,17 @@ def test_unpack_frames__wrong_width_names_the_layout():
     assert layout == FrameLayout(10, 10, 3)
     with pytest.raises(ValueError, match="needs 105"):
         unpack_frames(np.zeros((2, 104), np.uint32), layout)
+
+
+@pytest.mark.parametrize("task_id", ["classics/snake-easy", "minigrid/doorkey-5x5"])
+def test_episode_stepper__one_compile_for_every_episode_and_turn(task_id):
+    """New episodes (other seeds) and turns (other actions, NO_ACTION, numpy or Python ints)
+    reuse the one start and one turn program: no retracing per call."""
+    env = glyphjax.make(task_id)
+    for seed in (0, 1, 2**31 + 5):
+        episode = EpisodeStepper(env, seed=seed)
+        for a in (0, np.int64(1), -1, env.card.num_actions - 1):
+            if not episode.done:
+                episode.step(a)
+    assert start_program(env)._cache_size() == 1
+    assert turn_program(env)._cache_size() == 1

@@ -8,7 +8,7 @@ import pytest
 import glyphjax
 from glyphjax.core.types import Frame, TaskCard
 from glyphjax.harness.prompt import HarnessConfig, system_prompt, turn_message
-from glyphjax.render.text import grid_strings, observation_strings, render_batch, render_text
+from glyphjax.render.text import grid_strings, observation_strings, observation_text, render_batch, render_text
 
 CARD = TaskCard(id="test/card", rules="Rules here.", actions=("A", "B"), action_descriptions=("do a", "do b"),
                 glyphs={"#": "wall", ".": "floor", "@": "you"}, hud="Step: {step} / {max_steps}  Item: {item}",
@@ -51,14 +51,50 @@ def test_render__unknown_glyph_is_a_renderer_bug():
         render_batch(CARD, frames)
 
 
-def _plain_text(grid: np.ndarray, hud: list[int], event: int) -> str:
-    """The observation written out by hand from CARD's rules (the expected text, not the renderer's)."""
+def _plain_text(grid: np.ndarray, hud: list[int], event: int, card: TaskCard = CARD) -> str:
+    """The observation written out by hand from the card's rules (the expected text, not the
+    renderer's): the glyphs shown in code point order, the HUD template filled in (enum fields by
+    name), the rows (for a labelled grid: column numbers mod 10 above, row numbers right-aligned
+    on the left), the message when there is one."""
     shown = {chr(c) for c in grid.ravel()}
-    legend = "\n".join(f"{g} — {m}" for g, m in sorted(CARD.glyphs.items()) if g in shown)
-    item = CARD.hud_enums["item"][hud[1]]
-    parts = [f"[Legend]\n{legend}", f"[HUD]\nStep: {hud[0]} / 10  Item: {item}",
-             "[Grid]\n" + "\n".join("".join(chr(c) for c in row) for row in grid)]
-    return "\n\n".join(parts + ([f"[Message]\n{CARD.events[event]}"] if event else []))
+    legend = "\n".join(f"{g} — {m}" for g, m in sorted(card.glyphs.items()) if g in shown)
+    values = {f: card.hud_enums[f][v] if f in card.hud_enums else v for f, v in zip(("step", *card.hud_fields), hud)}
+    rows = ["".join(chr(c) for c in row) for row in grid]
+    if card.grid_labels:
+        pad = len(str(len(rows) - 1))
+        rows = ([" " * (pad + 1) + "".join(str(c % 10) for c in range(grid.shape[1]))]
+                + [f"{r:>{pad}} {row}" for r, row in enumerate(rows)])
+    parts = ([f"[Legend]\n{legend}"] + ([f"[HUD]\n{card.hud.format(max_steps=card.max_steps, **values)}"] if card.hud else [])
+             + ["[Grid]\n" + "\n".join(rows)])
+    return "\n\n".join(parts + ([f"[Message]\n{card.events[event]}"] if event else []))
+
+
+def test_render__every_task_card_single_frame_and_batched_text_equal_the_plain_text():
+    """Every registered task's card (its glyphs, HUD fields and names, events, grid labels): random
+    frames give the hand-written text through the single-frame paths (`observation_text`,
+    `render_text`) and the batched ones (`observation_strings`, `render_batch`), cold and warm."""
+    rng = np.random.default_rng(5)
+    for task in glyphjax.all_ids():
+        card = glyphjax.make(task).card
+        codes = np.array(sorted(ord(g) for g in card.glyphs), np.uint32)
+        grids = np.stack([rng.choice(rng.choice(codes, size=min(len(codes), int(rng.integers(1, 7))), replace=False),
+                                     size=(11, 12)) for _ in range(6)]).astype(np.uint32)
+        grids[0].flat[:len(codes)] = codes  # one frame shows every glyph of the card
+        grids[5] = grids[4]  # a repeated glyph set and HUD row: cache hits in the batch
+        huds = np.stack([rng.integers(0, card.max_steps + 1, 6)] + [
+            rng.integers(0, len(card.hud_enums[f]), 6) if f in card.hud_enums else rng.integers(-3, 1000, 6)
+            for f in card.hud_fields], axis=1).astype(np.int32)
+        huds[5] = huds[4]
+        events = rng.integers(0, len(card.events), 6).astype(np.int32)
+        frames = Frame(grid=grids, hud=huds, event=events)
+        want = [_plain_text(grids[i], huds[i].tolist(), int(events[i]), card) for i in range(6)]
+        for rep in range(2):
+            assert observation_strings(card, frames) == want, f"{task}: observation_strings, pass {rep}"
+            assert [o.render() for o in render_batch(card, frames)] == want, f"{task}: render_batch, pass {rep}"
+            for i in range(6):
+                one = Frame(grid=grids[i], hud=huds[i], event=events[i])
+                assert observation_text(card, one) == render_text(card, one).render() == want[i], (
+                    f"{task}: frame {i}, pass {rep}: single-frame text")
 
 
 def test_render__single_and_batched_text_equal_the_plain_text_with_warm_caches():
@@ -74,7 +110,8 @@ def test_render__single_and_batched_text_equal_the_plain_text_with_warm_caches()
         for i in range(len(grids)):
             want = _plain_text(grids[i], huds[i].tolist(), int(events[i]))
             one = render_text(CARD, Frame(grid=grids[i], hud=huds[i], event=events[i])).render()
-            assert batch[i] == one == strings[i] == want, f"frame {i}, pass {rep}"
+            text = observation_text(CARD, Frame(grid=grids[i], hud=huds[i], event=events[i]))
+            assert batch[i] == one == text == strings[i] == want, f"frame {i}, pass {rep}"
     # a HUD given as another integer dtype is formatted the same (not read through the int32 cache)
     assert render_batch(CARD, Frame(grid=grids[:2], hud=huds[:2].astype(np.int64), event=events[:2]))[1].hud == (
         f"Step: {huds[1, 0]} / 10  Item: {CARD.hud_enums['item'][huds[1, 1]]}")
@@ -91,6 +128,8 @@ def test_render__observation_strings_without_hud_and_with_grid_labels_equal_the_
         "[Legend]\n# — wall\n. — floor\n\n[Grid]\n  01\n0 #.\n1 .#\n\n[Message]\nHi.",
         "[Legend]\n# — wall\n\n[Grid]\n  01\n0 ##\n1 ##"]
     assert observation_strings(card, frames) == [o.render() for o in render_batch(card, frames)]
+    assert [observation_text(card, Frame(grid=frames.grid[i], hud=frames.hud[i], event=frames.event[i]))
+            for i in range(2)] == observation_strings(card, frames)
 
 
 def test_render__unknown_glyph_raises_in_both_paths_after_its_known_glyphs_were_cached():
@@ -99,6 +138,8 @@ def test_render__unknown_glyph_raises_in_both_paths_after_its_known_glyphs_were_
     for bad in (_codes(["#.X"]), _codes(["#.\U0010fffd"])):  # in the lookup table's range, and past it
         with pytest.raises(ValueError, match="no legend entry"):
             render_text(CARD, Frame(grid=bad, hud=np.array([0, 0], np.int32), event=np.int32(0)))
+        with pytest.raises(ValueError, match="no legend entry"):
+            observation_text(CARD, Frame(grid=bad, hud=np.array([0, 0], np.int32), event=np.int32(0)))
         for batched in (render_batch, observation_strings):
             with pytest.raises(ValueError, match="no legend entry"):
                 batched(CARD, Frame(grid=np.stack([known, bad]), hud=np.zeros((2, 2), np.int32),
