@@ -22,7 +22,8 @@ from glyphjax.suites.minihack import constants as C
 from glyphjax.suites.minihack import items, monsters, vision
 from glyphjax.suites.minihack.levels import generate
 from glyphjax.suites.minihack.terrain import enter_cell
-from glyphjax.suites.minihack.state import MiniHackState, monster_at, roll, select
+from glyphjax.suites.minihack.state import (Edits, MiniHackState, apply_edits, edit, monster_at, no_edits, roll,
+                                            select)
 
 N_DRAWS = 16  # uniforms one step uses (player roll, trap roll, teleport cell, zap roll, monsters 4-8,
 #               fountain effect and damage 10-11)
@@ -39,9 +40,10 @@ def player_damage(s: MiniHackState, u: jax.Array) -> jax.Array:
     return jnp.where(s.wielding, roll(u, lo, hi), roll(u, *C.UNARMED_DAMAGE))
 
 
-def move(s: MiniHackState, d: jax.Array, draws: jax.Array) -> tuple[MiniHackState, jax.Array]:
+def move(s: MiniHackState, d: jax.Array, draws: jax.Array) -> tuple[MiniHackState, Edits, jax.Array]:
     """MOVE_<dir>: attack a monster there, open (or unlock with a key) a closed door, or step
-    onto an enterable cell; walls and the map edge leave you where you are."""
+    onto an enterable cell; walls and the map edge leave you where you are.
+    -> (state, map edits, primary message)."""
     h, w = s.terrain.shape
     delta = jnp.asarray(C.MOVE_DELTAS)[d]
     tgt = jnp.clip(s.pos + delta, 0, jnp.array([h - 1, w - 1]))
@@ -56,25 +58,26 @@ def move(s: MiniHackState, d: jax.Array, draws: jax.Array) -> tuple[MiniHackStat
     # doors
     has_key = s.inv[C.KEY] > 0
     opens = (cell == C.DOOR_CLOSED) | ((cell == C.DOOR_LOCKED) & has_key)
-    door = s.replace(terrain=s.terrain.at[tgt[0], tgt[1]].set(jnp.where(opens, C.DOOR_OPEN, cell)))
+    door = edit(no_edits(), 0, tgt, C.DOOR_OPEN, opens)
     door_msg = jnp.where(cell == C.DOOR_CLOSED, C.PRIMARY["door_open"],
                          jnp.where(has_key, C.PRIMARY["door_unlock"], C.PRIMARY["door_locked"]))
     # step (pushing a boulder ahead)
     boulder = s.items[tgt[0], tgt[1]] == C.BOULDER
     pushed, push_ok = push_boulder(s, tgt, delta)
     walk_ok = jnp.asarray(C.WALKABLE)[cell] & (~boulder | push_ok)
-    stepped, step_msg = enter_cell(pushed.replace(pos=tgt), draws[1])
+    stepped, step_edits, step_msg = enter_cell(s.replace(pos=tgt), pushed, draws[1])
     step_msg = jnp.where(boulder, C.PRIMARY["push"], step_msg)
     is_door = (cell == C.DOOR_CLOSED) | (cell == C.DOOR_LOCKED)
-    out = select(foe, attacked, select(is_door, door, select(walk_ok, stepped, s)))
+    out, edits = select(foe, (attacked, no_edits()),
+                        select(is_door, (s, door), select(walk_ok, (stepped, step_edits), (s, no_edits()))))
     blocked_msg = jnp.where(boulder, C.PRIMARY["push_fail"], C.PRIMARY["none"])
     msg = jnp.where(foe, attack_msg, jnp.where(is_door, door_msg, jnp.where(walk_ok, step_msg, blocked_msg)))
-    return out, msg
+    return out, edits, msg
 
 
-def push_boulder(s: MiniHackState, tgt: jax.Array, delta: jax.Array) -> tuple[MiniHackState, jax.Array]:
+def push_boulder(s: MiniHackState, tgt: jax.Array, delta: jax.Array) -> tuple[Edits, jax.Array]:
     """A boulder on `tgt` rolls one cell on along an orthogonal move onto empty floor or a
-    fountain (not diagonally, not onto an item, a monster or the map edge) -> (state, moved)."""
+    fountain (not diagonally, not onto an item, a monster or the map edge) -> (map edits, moved)."""
     h, w = s.terrain.shape
     beyond = tgt + delta
     inside = jnp.all((beyond >= 0) & (beyond < jnp.array([h, w])))
@@ -84,8 +87,7 @@ def push_boulder(s: MiniHackState, tgt: jax.Array, delta: jax.Array) -> tuple[Mi
     ok = ((s.items[tgt[0], tgt[1]] == C.BOULDER) & inside & (jnp.abs(delta).sum() == 1)
           & ((under == C.FLOOR) | (under == C.FOUNTAIN))
           & (s.items[beyond[0], beyond[1]] == 0) & ~foe)
-    items = s.items.at[tgt[0], tgt[1]].set(0).at[beyond[0], beyond[1]].set(C.BOULDER)
-    return s.replace(items=jnp.where(ok, items, s.items)), ok
+    return edit(edit(no_edits(), 1, tgt, 0, ok), 2, beyond, C.BOULDER, ok), ok
 
 
 def puzzle_solved(s: MiniHackState) -> jax.Array:
@@ -124,9 +126,9 @@ def engine_step(key, s: MiniHackState, action, p, floors: bool = False):
     (static) compiles in the descent to a fresh level (multi-floor tasks' programs only)."""
     draws = Draws.hashed(key, N_DRAWS).uniform((N_DRAWS,))
     is_move = (action >= 0) & (action < 8)
-    moved, move_msg = move(s, jnp.clip(action, 0, 7), draws)
-    used, use_msg = items.use_item(s, action, p, draws)
-    s1 = select(is_move, moved, used)
+    moved, move_edits, move_msg = move(s, jnp.clip(action, 0, 7), draws)
+    used, use_edits, use_msg = items.use_item(s, action, p, draws)
+    s1 = apply_edits(*select(is_move, (moved, move_edits), (used, use_edits)))
     primary = jnp.where(is_move, move_msg, use_msg)
     s1, primary, starved = timed_effects(s1, p.hunger_on, primary)
     dead_now = (s1.hp <= 0) | starved

@@ -32,6 +32,36 @@ class MiniHackState(EnvState):
     floor: jax.Array  # int32 dungeon level - 1 (multi-floor tasks descend; Dlvl = floor + 1)
 
 
+NOWHERE = 1 << 16  # a row past every map: a map write there is dropped
+
+
+@struct.dataclass
+class Edits:
+    """The map cells a turn writes, applied at once after your action (`apply_edits`): one terrain
+    cell (a door opened, a trap sprung, a fountain dried up) and two item cells (an item picked
+    up or dropped, a boulder pushed). Kept apart from the maps so that choosing between a turn's
+    outcomes moves a few numbers, not whole maps."""
+    cells: jax.Array  # int32[3, 2]: the terrain cell, then two item cells ((NOWHERE, NOWHERE): none)
+    vals: jax.Array  # int32[3] the codes written there
+
+
+def no_edits() -> Edits:
+    return Edits(cells=jnp.full((3, 2), NOWHERE, jnp.int32), vals=jnp.zeros(3, jnp.int32))
+
+
+def edit(e: Edits, slot: int, cell: jax.Array, val, when=True) -> Edits:
+    """Write `val` on `cell` (slot 0: terrain; 1, 2: items) where `when`; else keep the slot."""
+    cell = jnp.where(when, jnp.asarray(cell, jnp.int32), e.cells[slot])
+    return Edits(cells=e.cells.at[slot].set(cell),
+                 vals=e.vals.at[slot].set(jnp.where(when, jnp.asarray(val, jnp.int32), e.vals[slot])))
+
+
+def apply_edits(s: MiniHackState, e: Edits) -> MiniHackState:
+    """The maps with a turn's writes (`Edits`)."""
+    return s.replace(terrain=s.terrain.at[e.cells[0, 0], e.cells[0, 1]].set(e.vals[0], mode="drop"),
+                     items=s.items.at[e.cells[1:, 0], e.cells[1:, 1]].set(e.vals[1:], mode="drop"))
+
+
 def levitating(s: MiniHackState) -> jax.Array:
     return s.ring_on | (s.lev_turns > 0)
 

@@ -6,12 +6,13 @@ import jax
 import jax.numpy as jnp
 
 from glyphjax.suites.minihack import constants as C
-from glyphjax.suites.minihack.state import MiniHackState, levitating, roll
+from glyphjax.suites.minihack.state import Edits, MiniHackState, edit, levitating, roll
 
 
-def enter_cell(s: MiniHackState, u: jax.Array) -> tuple[MiniHackState, jax.Array]:
+def enter_cell(s: MiniHackState, e: Edits, u: jax.Array) -> tuple[MiniHackState, Edits, jax.Array]:
     """Effects of arriving on `s.pos`: a trap fires once (then is gone), water hurts and lava
-    kills unless you levitate; otherwise an item here is named. -> (state, primary message)."""
+    kills unless you levitate; otherwise an item here is named. -> (state, map edits, primary
+    message)."""
     r, c = s.pos[0], s.pos[1]
     cell = s.terrain[r, c]
     floating = levitating(s)
@@ -20,9 +21,9 @@ def enter_cell(s: MiniHackState, u: jax.Array) -> tuple[MiniHackState, jax.Array
     lava = (cell == C.LAVA) & ~floating
     dmg = jnp.where(trap, roll(u, *C.TRAP_DAMAGE), 0) + jnp.where(water, C.WATER_DAMAGE, 0)
     hp = jnp.where(lava, 0, s.hp - dmg)
-    terrain = s.terrain.at[r, c].set(jnp.where(trap, C.FLOOR, cell))
+    e = edit(e, 0, s.pos, C.FLOOR, trap)
     item = s.items[r, c]
     msg = jnp.where(item > 0, C.PRIMARY["see"] + item - 1, C.PRIMARY["none"])
     msg = jnp.where(trap, C.PRIMARY["trap"], jnp.where(water, C.PRIMARY["water"],
                                                        jnp.where(lava, C.PRIMARY["lava"], msg)))
-    return s.replace(hp=hp, terrain=terrain), msg
+    return s.replace(hp=hp), e, msg
