@@ -152,7 +152,7 @@ def test_degeneracy__each_rule_rejects(fp, why):
     assert battery.degeneracy(fp, grid=True) == battery.Verdict("degeneracy", False, why)
 
 
-VALUE_SEEDS = np.arange(1)  # one seed: ~70 CPU-s on the 2-core VM (two took ~150)
+VALUE_SEEDS = np.arange(1)  # ~150 CPU-s on the 2-core VM, compile-dominated (2 seeds cost the same)
 
 
 def _encoding_rows() -> dict:
