@@ -1,15 +1,19 @@
 """The verification battery on the grid corpus and on deliberately broken candidates: each
-injected defect is rejected by the test that names it, and the verdicts hold on a fresh seed set."""
+injected defect is rejected by the test that names it, and the verdicts hold on a fresh seed set;
+and V(s)'s encoding invariance over every registered variant."""
 
 from __future__ import annotations
 
 import dataclasses
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
 import glyphjax
+from glyphjax.core.rollout import policy_key, reset_key, step_key
+from glyphjax.core.sampling import uniform_true
 from glyphjax.zerosum import battery, corpus
 from glyphjax.zerosum.encoding import Encoding
 from glyphjax.zerosum.gridgame import GridGame
@@ -71,7 +75,6 @@ class KeyedOutcome(GridGame):
 
 
 def jax_uniform(key):
-    import jax
     return jax.random.uniform(key)
 
 
@@ -147,3 +150,74 @@ def test_fingerprint__tictactoe_matches_the_exact_expectations_within_3_se():
 ])
 def test_degeneracy__each_rule_rejects(fp, why):
     assert battery.degeneracy(fp, grid=True) == battery.Verdict("degeneracy", False, why)
+
+
+VALUE_SEEDS = np.arange(1)  # ~150 CPU-s on the 2-core VM, compile-dominated (2 seeds cost the same)
+
+
+def _encoding_rows() -> dict:
+    """Every registered game-changing variant drawn in the identity encoding and in one of its
+    family's registered encodings (the k-th variant takes the k-th, round robin, so every
+    encoding is drawn; `corpus.with_encoding`), grouped by compiled program:
+    program -> [(task id, encoding id or None, env, canonical move -> the env's action index)]."""
+    grid, bet, trade = corpus.declarations(), corpus.bet_declarations(), corpus.trade_declarations()
+    ids = glyphjax.task_ids("zerosum/*")
+    groups: dict = {}
+    for k, task_id in enumerate(t for t in ids if "/enc-" not in t):
+        encodings = [t for t in ids if t.startswith(task_id.rsplit("/", 1)[0] + "/enc-")]
+        for enc_id in (None, encodings[k % len(encodings)]):
+            env = corpus.with_encoding(task_id, enc_id)
+            if task_id in grid:  # canonical cell -> the name the rules text's layout gives it
+                n, rules, _ = grid[task_id]
+                name = corpus.relabel_through_text(grid[enc_id][2] if enc_id else Encoding(), n)
+            else:  # canonical action -> its name in the encoding's label dictionary
+                rules, own = (bet if task_id in bet else trade)[task_id]
+                enc = (bet if task_id in bet else trade)[enc_id][1] if enc_id else type(own)()
+                name = enc.labels(rules.n_ranks if task_id in bet else rules)["actions"].__getitem__
+            amap = np.array([env.card.action_index(name(m)) for m in range(env.card.num_actions)], np.int32)
+            groups.setdefault(env.program, []).append((task_id, enc_id, env, amap))
+    return groups
+
+
+def _value_trace(env):
+    """Jitted (seed, params, amap) -> per ply: V(s) of both seats, the canonical move, rewards and
+    end; the move is a random legal canonical move (seeded by the seed and ply only), played under
+    the env's own label for it. One compile per program: params and the label map are traced."""
+    def episode(seed, params, amap):
+        def ply(s, t):
+            values = jnp.stack([env.value(s, params, seat) for seat in (0, 1)])
+            move = uniform_true(env.legal(s, params)[amap], jax.random.uniform(policy_key(seed, t)))
+            s2, tr = env.step(step_key(seed, t), s, amap[move], params)
+            return s2, (values, jnp.where(s.done, -1, move), tr.reward, s2.done)
+        s, out = jax.lax.scan(ply, env.reset(reset_key(seed), params),
+                              jnp.arange(env.card.max_steps, dtype=jnp.int32))
+        final = jnp.stack([env.value(s, params, seat) for seat in (0, 1)])
+        return (*out, final)
+    return jax.jit(jax.vmap(episode))
+
+
+def test_value__is_encoding_invariant_along_random_legal_play_in_every_registered_variant():
+    """gamesmith.md §3: V(s) is a function of the seat's information, never of its encoding. Each
+    registered game-changing variant plays the same random legal canonical moves in the identity
+    encoding and in one of its family's encodings: V of both seats at every ply, the moves, the
+    rewards and the ends must agree exactly."""
+    groups = _encoding_rows()
+    assert sum(len(rows) for rows in groups.values()) == 2 * len([t for t in glyphjax.task_ids("zerosum/*")
+                                                                   if "/enc-" not in t])
+    for rows in groups.values():
+        reps = len(VALUE_SEEDS)
+        seeds = jnp.asarray(np.tile(VALUE_SEEDS, len(rows)), jnp.uint32)
+        params = jax.tree.map(lambda x: jnp.repeat(x, reps, axis=0), glyphjax.stack_params([r[2] for r in rows]))
+        amaps = jnp.asarray(np.repeat(np.stack([r[3] for r in rows]), reps, axis=0))
+        out = jax.device_get(_value_trace(rows[0][2])(seeds, params, amaps))
+        values = np.concatenate([out[0], out[4][:, None]], axis=1)  # [row, ply + final, seat]
+        base = {}
+        for i, (task_id, enc_id, _, _) in enumerate(rows):
+            got = [x[i * reps:(i + 1) * reps] for x in (values, *out[1:4])]
+            if enc_id is None:
+                base[task_id] = got
+                continue
+            for what, x, y in zip(("V(s)", "moves", "rewards", "ends"), base[task_id], got):
+                bad = np.argwhere(np.any((x != y).reshape(reps, x.shape[1], -1), axis=2))
+                assert not bad.size, (f"{task_id} drawn as {enc_id}: {what} differ first at seed "
+                                      f"{VALUE_SEEDS[bad[0][0]]}, ply {bad[0][1]}")
