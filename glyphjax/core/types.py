@@ -186,6 +186,16 @@ class TaskCard:
             raise ValueError(f"{self.id}: unknown action {name!r}; valid: {', '.join(self.actions)}") from None
 
 
+def fence(flag: jax.Array) -> jax.Array:
+    """`flag` (bool), computed once in the compiled program: XLA fuses cheap elementwise chains
+    into every consumer, so a flag read by the select of each of a state's ~30 leaves (an episode's
+    end flag in an auto-reset rollout, `Env.step`'s finished / legal flags) would have the whole
+    chain behind it recomputed ~30 times. A float square root is an op XLA never duplicates into
+    consumers, and sqrt(0) = 0, sqrt(1) = 1 exactly. (`lax.optimization_barrier` is removed by
+    XLA CPU before fusion.)"""
+    return jnp.sqrt(flag.astype(jnp.float32)) > 0.5
+
+
 def _tree_select(pred: jax.Array, on_true: Any, on_false: Any) -> Any:
     return jax.tree.map(lambda a, b: jnp.where(pred, a, b), on_true, on_false)
 
@@ -293,7 +303,7 @@ class Env:
         truncated = (t >= self.card.max_steps) & ~terminated
         nxt = nxt.replace(t=t.astype(jnp.int32), done=terminated | truncated,
                           event=jnp.asarray(event, jnp.int32))
-        finished = state.done
+        finished = fence(state.done)
         nxt = _tree_select(finished, state, nxt)
         reward = jnp.where(finished, jnp.zeros_like(reward), reward)
         trans = Transition(
@@ -308,7 +318,7 @@ class Env:
         """card.illegal for an action outside `legal(state)`: keep the state (noop) or end the
         game with the mover -1 and the other seats +1/(P-1) (forfeit)."""
         p = self.card.num_players
-        ok = mask_at(self.legal(state, params), action)  # legal[action] without a gather
+        ok = fence(mask_at(self.legal(state, params), action))  # legal[action] without a gather
         nxt = _tree_select(ok, nxt, state)
         if self.card.illegal == FORFEIT:
             mover = jax.nn.one_hot(self.to_play(state), p, dtype=jnp.float32)
