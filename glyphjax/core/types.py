@@ -189,10 +189,10 @@ class TaskCard:
 def fence(flag: jax.Array) -> jax.Array:
     """`flag` (bool), computed once in the compiled program: XLA fuses cheap elementwise chains
     into every consumer, so a flag read by the select of each of a state's ~30 leaves (an episode's
-    end flag in an auto-reset rollout, `Env.step`'s finished / legal flags) would have the whole
-    chain behind it recomputed ~30 times. A float square root is an op XLA never duplicates into
-    consumers, and sqrt(0) = 0, sqrt(1) = 1 exactly. (`lax.optimization_barrier` is removed by
-    XLA CPU before fusion.)"""
+    end flag in an auto-reset rollout, `Env.step`'s legal-move flag) would have the whole chain
+    behind it recomputed ~30 times. A flag that is an input (`state.done`) needs no fence. A
+    float square root is an op XLA never duplicates into consumers, and sqrt(0) = 0, sqrt(1) = 1
+    exactly. (`lax.optimization_barrier` is removed by XLA CPU before fusion.)"""
     return jnp.sqrt(flag.astype(jnp.float32)) > 0.5
 
 
@@ -303,7 +303,7 @@ class Env:
         truncated = (t >= self.card.max_steps) & ~terminated
         nxt = nxt.replace(t=t.astype(jnp.int32), done=terminated | truncated,
                           event=jnp.asarray(event, jnp.int32))
-        finished = fence(state.done)
+        finished = state.done
         nxt = _tree_select(finished, state, nxt)
         reward = jnp.where(finished, jnp.zeros_like(reward), reward)
         trans = Transition(
