@@ -189,10 +189,10 @@ class TaskCard:
 def fence(flag: jax.Array) -> jax.Array:
     """`flag` (bool), computed once in the compiled program: XLA fuses cheap elementwise chains
     into every consumer, so a flag read by the select of each of a state's ~30 leaves (an episode's
-    end flag in an auto-reset rollout, `Env.step`'s legal-move flag) would have the whole chain
-    behind it recomputed ~30 times. A flag that is an input (`state.done`) needs no fence. A
-    float square root is an op XLA never duplicates into consumers, and sqrt(0) = 0, sqrt(1) = 1
-    exactly. (`lax.optimization_barrier` is removed by XLA CPU before fusion.)"""
+    end flag in an auto-reset rollout) would have the whole chain behind it recomputed ~30
+    times. A flag that is an input (`state.done`) needs none. A float square root is an op XLA
+    never duplicates into consumers, and sqrt(0) = 0, sqrt(1) = 1 exactly.
+    (`lax.optimization_barrier` is removed by XLA CPU before fusion.)"""
     return jnp.sqrt(flag.astype(jnp.float32)) > 0.5
 
 
@@ -318,7 +318,7 @@ class Env:
         """card.illegal for an action outside `legal(state)`: keep the state (noop) or end the
         game with the mover -1 and the other seats +1/(P-1) (forfeit)."""
         p = self.card.num_players
-        ok = fence(mask_at(self.legal(state, params), action))  # legal[action] without a gather
+        ok = mask_at(self.legal(state, params), action)  # legal[action] without a gather
         nxt = _tree_select(ok, nxt, state)
         if self.card.illegal == FORFEIT:
             mover = jax.nn.one_hot(self.to_play(state), p, dtype=jnp.float32)
