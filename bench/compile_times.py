@@ -11,12 +11,14 @@ seconds. The persistent compilation cache is off and `jax.clear_caches()` runs b
 so each task compiles from scratch. Rows are sorted by the worst program; `!` marks > --limit.
 `--compiler-option xla_backend_optimization_level=1` passes XLA options to every compile
 (`Lowered.compile(compiler_options=...)`), to see what a cheaper backend pipeline would save.
+`--hlo` adds each program's optimized-HLO instruction count (load-independent) to its cell.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 
@@ -34,14 +36,21 @@ PROGRAMS = ("reset", "step", "render", "rollout")
 COMPILER_OPTIONS: dict = {}
 
 
-def timed_compile(fn, *args) -> tuple[float, float]:
-    """(process CPU seconds, wall seconds) of trace + lower + compile of jit(fn) on args."""
+def timed_compile(fn, *args) -> tuple[float, float, int]:
+    """(process CPU seconds, wall seconds, optimized-HLO instructions) of trace + lower +
+    compile of jit(fn) on args."""
     c, t = time.process_time(), time.perf_counter()
-    jax.jit(fn).lower(*args).compile(compiler_options=COMPILER_OPTIONS or None)
-    return time.process_time() - c, time.perf_counter() - t
+    compiled = jax.jit(fn).lower(*args).compile(compiler_options=COMPILER_OPTIONS or None)
+    cpu, wall = time.process_time() - c, time.perf_counter() - t
+    return cpu, wall, hlo_instructions(compiled.as_text())
 
 
-def task_compile_times(task: str, b: int, programs=PROGRAMS) -> dict[str, tuple[float, float]]:
+def hlo_instructions(hlo_text: str) -> int:
+    """Instructions (`name = op(...)` lines, every computation) in an HLO module's text."""
+    return sum(1 for line in hlo_text.splitlines() if re.match(r"\s*(ROOT\s+)?%?[\w.\-]+ = ", line))
+
+
+def task_compile_times(task: str, b: int, programs=PROGRAMS) -> dict[str, tuple[float, float, int]]:
     env = glyphjax.make(task)
     wrapped = AutoReset(env)
     n_actions = env.card.num_actions
@@ -74,6 +83,7 @@ def main(argv=None) -> int:
     ap.add_argument("--programs", nargs="+", default=list(PROGRAMS), choices=PROGRAMS,
                     help="which programs to compile (default: all four)")
     ap.add_argument("--limit", type=float, default=5.0, help="mark programs over this many CPU-s")
+    ap.add_argument("--hlo", action="store_true", help="add optimized-HLO instruction counts")
     ap.add_argument("--compiler-option", action="append", default=[], metavar="NAME=VALUE",
                     help="XLA compiler option for every compile (repeatable)")
     args = ap.parse_args(argv)
@@ -96,13 +106,15 @@ def main(argv=None) -> int:
         print(f"{task}: " + ", ".join(f"{p} {rows[task][p][0]:.2f}" for p in args.programs),
               file=sys.stderr, flush=True)
     opts = f"; compiler options {COMPILER_OPTIONS}" if COMPILER_OPTIONS else ""
-    print(f"Compile CPU-s (wall s) at B={args.batch}{opts}; {machine()}; load averages "
+    hlo = " [optimized-HLO instructions]" if args.hlo else ""
+    print(f"Compile CPU-s (wall s){hlo} at B={args.batch}{opts}; {machine()}; load averages "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end; `!` = over {args.limit:g} CPU-s\n")
     print("| task | " + " | ".join(args.programs) + " | worst |")
     print("|---|" + "---:|" * (len(args.programs) + 1))
-    for task, r in sorted(rows.items(), key=lambda kv: -max(c for c, _ in kv[1].values())):
-        cells = [f"{r[p][0]:.2f}{' !' if r[p][0] > args.limit else ''} ({r[p][1]:.1f})" for p in args.programs]
-        print(f"| {task} | " + " | ".join(cells) + f" | {max(c for c, _ in r.values()):.2f} |")
+    for task, r in sorted(rows.items(), key=lambda kv: -max(c for c, _, _ in kv[1].values())):
+        cells = [f"{r[p][0]:.2f}{' !' if r[p][0] > args.limit else ''} ({r[p][1]:.1f})"
+                 + (f" [{r[p][2]:,}]" if args.hlo else "") for p in args.programs]
+        print(f"| {task} | " + " | ".join(cells) + f" | {max(c for c, _, _ in r.values()):.2f} |")
     return 0
 
 

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from glyphjax.core.sampling import uniform_true
-from glyphjax.core.types import NO_ACTION, Env, EnvState, Frame, Transition
+from glyphjax.core.types import NO_ACTION, Env, EnvState, Frame, Transition, fence
 
 # An array policy: (key, state, params) -> int32 action. Vmapped over the batch by `rollout`.
 ArrayPolicy = Callable[[jax.Array, EnvState, Any], jax.Array]
@@ -84,7 +84,7 @@ class AutoReset:
         env = self.env
         nxt, trans = env.step(step_key(state.seed, state.env_state.t), state.env_state, action, params)
         final_frame = env.render(nxt, params)
-        finished = nxt.done
+        finished = fence(nxt.done)
         new_seed = state.seed + jnp.uint32(self.stride)
         fresh = env.reset(reset_key(new_seed), params)
         env_state = jax.tree.map(lambda a, b: jnp.where(finished, a, b), fresh, nxt)

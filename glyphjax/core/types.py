@@ -186,6 +186,16 @@ class TaskCard:
             raise ValueError(f"{self.id}: unknown action {name!r}; valid: {', '.join(self.actions)}") from None
 
 
+def fence(flag: jax.Array) -> jax.Array:
+    """`flag` (bool), computed once in the compiled program: XLA fuses cheap elementwise chains
+    into every consumer, so a flag read by the select of each of a state's ~30 leaves (an episode's
+    end flag in an auto-reset rollout) would have the whole chain behind it recomputed ~30
+    times. A flag that is an input (`state.done`) needs none. A float square root is an op XLA
+    never duplicates into consumers, and sqrt(0) = 0, sqrt(1) = 1 exactly.
+    (`lax.optimization_barrier` is removed by XLA CPU before fusion.)"""
+    return jnp.sqrt(flag.astype(jnp.float32)) > 0.5
+
+
 def _tree_select(pred: jax.Array, on_true: Any, on_false: Any) -> Any:
     return jax.tree.map(lambda a, b: jnp.where(pred, a, b), on_true, on_false)
 

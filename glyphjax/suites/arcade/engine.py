@@ -31,7 +31,7 @@ from flax import struct
 from glyphjax.core import entities
 from glyphjax.core.grid import codepoints
 from glyphjax.core.sampling import Draws
-from glyphjax.core.types import EXTENDED, STANDARD, Env, EnvState, TaskCard, init_state_fields
+from glyphjax.core.types import EXTENDED, STANDARD, Env, EnvState, TaskCard, fence, init_state_fields
 
 PATTERNS = ("A", "B", "C", "D")
 MINI, ATARI = "miniatari", "atari"
@@ -232,15 +232,6 @@ class ArcadeEnv(Env):
         codes = self.game.paint(state, self.setting)
         hud = (state.score, state.opp_score, params.target)
         return self._table[codes], hud + ((self.game.gauge[1](state),) if self.game.gauge else ())
-
-
-def fence(flag: jax.Array) -> jax.Array:
-    """`flag` (bool), computed once in the compiled program: XLA fuses cheap elementwise chains
-    into every consumer, so the episode's end flag (read by the select of each of the state's ~30
-    leaves in an auto-reset rollout) would have the whole turn's outcome recomputed ~30 times. A
-    float square root is an op XLA never duplicates into consumers, and sqrt(0) = 0, sqrt(1) = 1
-    exactly. (`lax.optimization_barrier` is removed by XLA CPU before fusion.)"""
-    return jnp.sqrt(flag.astype(jnp.float32)) > 0.5
 
 
 def _card(game: Game, track: str, setting: Setting) -> TaskCard:

@@ -26,7 +26,8 @@ import jax.numpy as jnp
 
 from glyphjax.core import entities
 from glyphjax.suites.arcade import flight, scroll
-from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, fence, new_state
+from glyphjax.core.types import fence
+from glyphjax.suites.arcade.engine import EMPTY, Game, Outcome, Setting, action_delta, new_state
 from glyphjax.suites.arcade.physics import best_action, meets
 
 SHIELD_G, ZONE_G, QOTILE, DESTROYER, MISSILE, CANNON = "⬢", "┈", "♜", "⊘", "*", "━"
