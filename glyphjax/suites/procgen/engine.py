@@ -77,7 +77,46 @@ class LevelBank:
 
     first: jax.Array  # uint32: level seed of row 0
     count: jax.Array  # uint32: rows that hold a level (0: an empty bank)
-    states: "ProcgenState"  # ProcgenState with a leading axis BANK_SIZE
+    words: jax.Array  # int32[BANK_SIZE, n]: each row a start state packed by `pack_rows`
+    layout: tuple = struct.field(pytree_node=False)  # (treedef, ((shape, dtype), ...)) of a state
+
+    def state(self, row: jax.Array) -> "ProcgenState":
+        """The start state of bank row `row`: one gather of its packed words (a gather per state
+        field, ~40 in a shooter, each compiles to a kernel of its own in the auto-reset step)."""
+        return unpack_row(self.words[row], self.layout)
+
+
+def pack_rows(tree) -> tuple[jax.Array, tuple]:
+    """(int32[N, n] words, layout): a pytree of arrays with a leading axis N, each row's leaves
+    flattened into n int32 words (bool and narrow integers widened, 32-bit floats and unsigned
+    integers bit-cast), losslessly; `unpack_row(words[i], layout)` is row i of the tree."""
+    leaves, treedef = jax.tree.flatten(tree)
+    cols, shapes = [], []
+    for x in leaves:
+        x = jnp.asarray(x)
+        if x.dtype.itemsize > 4 or x.dtype == jnp.float16 or x.dtype == jnp.bfloat16:
+            raise TypeError(f"pack_rows: {x.dtype} does not fit an int32 word")
+        flat = x.reshape(x.shape[0], -1)
+        if x.dtype in (jnp.float32, jnp.uint32):
+            flat = jax.lax.bitcast_convert_type(flat, jnp.int32)
+        cols.append(flat.astype(jnp.int32))
+        shapes.append((x.shape[1:], x.dtype))
+    return jnp.concatenate(cols, axis=1), (treedef, tuple(shapes))
+
+
+def unpack_row(words: jax.Array, layout: tuple):
+    """The pytree of one row of `pack_rows`' words (int32[n])."""
+    treedef, shapes = layout
+    leaves, at = [], 0
+    for shape, dtype in shapes:
+        size = int(np.prod(shape, dtype=np.int64))
+        part = words[at:at + size].reshape(shape)
+        at += size
+        if dtype in (jnp.float32, jnp.uint32):
+            leaves.append(jax.lax.bitcast_convert_type(part, dtype))
+        else:
+            leaves.append(part.astype(dtype))
+    return jax.tree.unflatten(treedef, leaves)
 
 
 def level_params(num_levels: int = DEFAULT_NUM_LEVELS, start_level: int = 0, split: str = "train",
@@ -99,6 +138,25 @@ def level_params(num_levels: int = DEFAULT_NUM_LEVELS, start_level: int = 0, spl
                          f"num_levels={num_levels} leaves that range; lower them")
     return ProcgenParams(level_start=jnp.uint32(start), level_count=jnp.uint32(count),
                          hard=jnp.bool_(distribution_mode == "hard"))
+
+
+def once(tree):
+    """The same values (a pytree of arrays), computed once in the compiled step: each array
+    passes through a max over a 2-row stack with its type's lowest value, a reduction, which
+    XLA's fusion never copies into its consumers. Without it the CPU backend recomputes a cheap
+    elementwise chain (a moved pool, the episode's end) inside every fused consumer, and the
+    rollout of a shooter compiles to ~1.5x the ops. (`lax.optimization_barrier` does not stop
+    that copying on CPU.) Bit-identical: max(x, lowest) == x."""
+    def one(x):
+        x = jnp.asarray(x)
+        if x.dtype == jnp.bool_:
+            low = False
+        elif jnp.issubdtype(x.dtype, jnp.integer):
+            low = jnp.iinfo(x.dtype).min
+        else:
+            low = -jnp.inf
+        return jnp.max(jnp.stack([x, jnp.full_like(x, low)]), axis=0)
+    return jax.tree.map(one, tree)
 
 
 def draw_level(key: jax.Array, params: ProcgenParams) -> jax.Array:

@@ -16,8 +16,8 @@ from glyphjax.core.types import Env, TaskCard
 from glyphjax.suites.procgen.engine import (AIRBORNE_NAMES, BANK_SIZE, DEFAULT_NUM_LEVELS,
                                             GLYPHS_COMMON, OUTSIDE, TEST_LEVEL_START, Game,
                                             LevelBank, ProcgenParams, ProcgenState, agent_view,
-                                            cell_table, draw_level, game_salt, level_draws,
-                                            level_params, window)
+                                            cell_table, draw_level, game_salt, level_draws, once,
+                                            level_params, pack_rows, window)
 
 MAX_STEPS = 512
 KEY_SETS = ("none", "red", "green", "red+green", "blue", "red+blue", "green+blue", "red+green+blue")
@@ -73,11 +73,16 @@ class ProcgenEnv(Env):
         bank = params.bank
         if bank is None:
             return self._generate(level, params.hard)
+        row = jnp.clip((level - bank.first).astype(jnp.int32), 0, BANK_SIZE - 1)
+        ends = (params.level_start, params.level_count, bank.first, bank.count)
+        if not any(isinstance(x, jax.core.Tracer) for x in ends):  # constant params (the default)
+            start, count, first, filled = (int(x) for x in ends)  # one branch, traced alone
+            return bank.state(row) if first <= start and start - first + count <= filled else \
+                self._generate(level, params.hard)
         # a params-only predicate: unbatched under vmap, so the generator is skipped, not masked
         covered = ((params.level_start >= bank.first)
                    & (params.level_start - bank.first + params.level_count <= bank.count))
-        row = jnp.clip((level - bank.first).astype(jnp.int32), 0, BANK_SIZE - 1)
-        return jax.lax.cond(covered, lambda: jax.tree.map(lambda x: x[row], bank.states),
+        return jax.lax.cond(covered, lambda: bank.state(row),
                             lambda: self._generate(level, params.hard))
 
     def _generate(self, level: jax.Array, hard: jax.Array) -> ProcgenState:
@@ -85,8 +90,11 @@ class ProcgenEnv(Env):
 
     def _step(self, key, state: ProcgenState, action, params: ProcgenParams):
         if self.game.keyed:
-            return self.game.step(state, action, params, key)
-        return self.game.step(state, action, params)
+            nxt, reward, terminated, event = self.game.step(state, action, params, key)
+        else:
+            nxt, reward, terminated, event = self.game.step(state, action, params)
+        # read by auto-reset's select of every state field: computed once, not in each
+        return nxt, reward, once(terminated), event
 
     def _render(self, state: ProcgenState, params: ProcgenParams):
         codes = self.game.paint(state)
@@ -126,7 +134,9 @@ def level_bank(game: Game, params: ProcgenParams) -> LevelBank:
             else:
                 shapes = jax.eval_shape(generate, rows, jnp.bool_(hard))
                 states, filled = jax.tree.map(lambda x: jnp.zeros(x.shape, x.dtype), shapes), 0
-            _BANKS[key] = (game, LevelBank(first=jnp.uint32(start), count=jnp.uint32(filled), states=states))
+            words, layout = pack_rows(states)
+            _BANKS[key] = (game, LevelBank(first=jnp.uint32(start), count=jnp.uint32(filled),
+                                           words=words, layout=layout))
         return _BANKS[key][1]
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import glyphjax
 from glyphjax.suites.procgen.engine import (TEST_LEVEL_START, agent_view, body_step, draw_level,
-                                            level_params, patrol)
+                                            level_params, pack_rows, patrol, unpack_row)
 from glyphjax.suites.procgen.planner import single_level
 
 
@@ -127,3 +127,31 @@ def test_level_bank__reset_copies_exactly_what_the_generator_builds():
         assert _tree_equal(got, generate(got.level, params.hard))
     assert set(np.asarray(reset(keys, single_level(banked, 5000)).level).tolist()) == {5000}
     assert int(env.with_levels(1000).default_params().bank.count) == 0
+
+
+def test_pack_rows__round_trip_is_exact_for_every_leaf_type():
+    tree = {"b": jnp.array([[True, False], [False, True]]),
+            "i8": jnp.array([[-128, 127], [0, -1]], jnp.int8),
+            "u32": jnp.array([0xFFFFFFFF, 7], jnp.uint32),
+            "f": jnp.array([[-0.0, jnp.nan, 1.5], [jnp.inf, -2.0, 1e-40]], jnp.float32),
+            "i": jnp.array([[[-(2**31), 5]], [[2**31 - 1, 0]]], jnp.int32)}
+    words, layout = pack_rows(tree)
+    assert words.shape == (2, 2 + 2 + 1 + 3 + 2) and words.dtype == jnp.int32
+    for r in range(2):
+        got = unpack_row(words[r], layout)
+        for k in tree:
+            want = np.asarray(tree[k][r])
+            assert got[k].dtype == want.dtype and got[k].shape == want.shape
+            assert np.asarray(got[k]).tobytes() == want.tobytes()  # bit for bit (NaN, -0.0 included)
+
+
+@pytest.mark.parametrize("task", ["procgen/starpilot-hard", "procgen/dodgeball"])
+def test_level_bank__constant_params_reset_equals_the_generator(task):
+    # params closed over (the default): reset traces only the bank copy, and it must still be the
+    # generator's level, field for field (float, uint32, int8 and bool leaves)
+    env = glyphjax.make(task)
+    keys = jax.vmap(glyphjax.reset_key)(jnp.arange(40, dtype=jnp.uint32))
+    got = jax.jit(jax.vmap(env.reset))(keys)
+    hard = env.default_params().hard
+    assert _tree_equal(got, jax.jit(jax.vmap(env._generate, in_axes=(0, None)))(got.level, hard))
+    assert len(set(np.asarray(got.level).tolist())) > 10
