@@ -7,6 +7,16 @@ from the config, else from the SLURM environment of a multi-task job step.
       num_processes: null         # null = SLURM_NTASKS
       process_id: null            # null = SLURM_PROCID
       port: 12345                 # coordinator port when the address comes from SLURM
+      rollout_shares: null        # null = the process count (see below)
+
+Training across processes (rl/trainer.py, rl/train_step.py): an update's groups are cut into
+`rollout_shares` contiguous shares (null: one per process), share k sampled with its own seed
+(`share_seed`, share 0 keeps the single-process seed); process p plays shares p, p + n, ...
+The processes exchange their records without the turns (`allgather_objects`), so every process
+computes the advantages of all groups (the estimator's state stays identical everywhere) and
+trains on the turns it played; `TrainStep` assembles the global batch from each process's rows.
+A single process with `rollout_shares=N` plays exactly the rollouts of an N-process run, so its
+updates equal that run's (tests/rl/test_distributed.py).
 
 Every process then sees the global device list (`jax.devices()`), so `rl.sharding.make_mesh`
 spans all hosts; each process feeds its own rows with `jax.make_array_from_process_local_data`.
@@ -30,6 +40,7 @@ class DistributedConfig:
     num_processes: Optional[int] = None
     process_id: Optional[int] = None
     port: int = 12345
+    rollout_shares: Optional[int] = None
 
 
 def first_host(nodelist: str) -> str:
@@ -63,6 +74,30 @@ def resolve(cfg: DistributedConfig, environ: Mapping[str, str] | None = None) ->
     if not 0 <= pid < n:
         raise ValueError(f"distributed.process_id={pid} must be in [0, num_processes={n})")
     return {"coordinator_address": address, "num_processes": n, "process_id": pid}
+
+
+def share_seed(update_seed: int, share: int) -> int:
+    """The sampling seed of rollout share `share` of an update (share 0: the update's own seed)."""
+    if share == 0:
+        return update_seed
+    import numpy as np
+    return int(np.random.SeedSequence([update_seed, share]).generate_state(1)[0] >> 1)
+
+
+def allgather_objects(obj) -> list:
+    """Every process's `obj` (picklable), in process order; a collective (every process calls it)."""
+    if jax.process_count() == 1:
+        return [obj]
+    import pickle
+
+    import numpy as np
+    from jax.experimental import multihost_utils
+    data = np.frombuffer(pickle.dumps(obj), np.uint8)
+    sizes = multihost_utils.process_allgather(np.asarray([data.size], np.int32))
+    padded = np.zeros(int(np.max(sizes)), np.uint8)
+    padded[:data.size] = data
+    parts = np.asarray(multihost_utils.process_allgather(padded))
+    return [pickle.loads(parts[i, :int(n)].tobytes()) for i, n in enumerate(np.asarray(sizes).reshape(-1))]
 
 
 def initialize(cfg: DistributedConfig | Mapping | None, environ: Mapping[str, str] | None = None) -> bool:

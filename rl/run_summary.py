@@ -117,8 +117,11 @@ def _draw_curve(metrics: Path, out_dir: Path, notes: list[str]) -> Path | None:
     return report.parent / "learning_curves.png"
 
 
-def finish_run(trainer: Any, records: Sequence[dict]) -> RunSummary:
-    """Save the final model (when the budget is spent), draw the curve, write and print the summary."""
+def finish_run(trainer: Any, records: Sequence[dict]) -> RunSummary | None:
+    """Save the final model (when the budget is spent), draw the curve, write and print the summary
+    (across processes: process 0; the others return None)."""
+    import jax
+
     from rl import checkpoint as ckpt
     from rl.export import FINAL_MODEL_DIR, write_model_dir
 
@@ -126,8 +129,13 @@ def finish_run(trainer: Any, records: Sequence[dict]) -> RunSummary:
     out = plan.out_dir
     notes: list[str] = []
     model_dir = None
-    if trainer.update >= plan.num_updates:
-        model_dir = write_model_dir(trainer.step.model(), trainer.model_path, out / FINAL_MODEL_DIR,
+    done = trainer.update >= plan.num_updates
+    model = trainer.step.model() if done else None  # across processes these are collectives (every process
+    saved = bool(ckpt.all_steps(str(plan.ckpt_dir)))  # gathers the weights, opens the Orbax manager) ...
+    if jax.process_index() != 0:  # ... and only process 0 writes the run's files
+        return None
+    if done:
+        model_dir = write_model_dir(model, trainer.model_path, out / FINAL_MODEL_DIR,
                                     {"run_dir": str(out.resolve()), "update": trainer.update, "source": "final"})
     else:
         notes.append(f"stopped after {trainer.update} of {plan.num_updates} updates; continue with resume=true")
@@ -143,7 +151,7 @@ def finish_run(trainer: Any, records: Sequence[dict]) -> RunSummary:
         notes.append(f"the trainer's held-out runs used eval.call_budget={_get(cfg, 'eval.call_budget')} model calls; "
                      "glyphjax-eval plays 1,000 per run")
     summary = RunSummary(out, trainer.update, plan.num_updates, heldout, metrics,
-                         plan.ckpt_dir if ckpt.all_steps(str(plan.ckpt_dir)) else None, model_dir,
+                         plan.ckpt_dir if saved else None, model_dir,
                          _draw_curve(metrics, out, notes), overrides, notes)
     (out / "summary.json").write_text(json.dumps(summary.to_json(), indent=1) + "\n")
     if _get(cfg, "log.console", True):

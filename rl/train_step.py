@@ -112,39 +112,53 @@ def bucket_length(n: int, bucket: int) -> int:
 WINDOW_BUCKET = 8  # completion windows are 8 x 1, 2, 3, 4, 6, ... tokens
 
 
-def build_batch(samples: Sequence[Sample], micro_batch_size: int, *, bucket: int = 64,
-                rows_multiple: int = 1, max_length: int | None = None,
-                min_micro_batches: int = 1, window: bool = False) -> dict[str, np.ndarray]:
-    """Lay samples out as [micro_batches, rows, length] arrays (see module docstring); with
-    `window`, the per-token arrays cover each row's completion window only.
-
-    rows = micro_batch_size rounded up to `rows_multiple` (the "data" axis size); missing rows are
-    padding with mask 0. A sample longer than `max_length` raises (it would be silently cut).
-    """
+def batch_dims(samples: Sequence[Sample], rows: int, *, bucket: int = 64, max_length: int | None = None,
+               min_micro_batches: int = 1, window: bool = False) -> dict[str, int]:
+    """The sizes `build_batch` lays `samples` out with at `rows` rows per micro-batch: bucketed
+    length, window width, micro-batch count, allowed-set span (0 = no constrained sample).
+    Processes of a multi-host step take the maximum of each over all of them (`TrainStep.build`)."""
     if not samples:
-        raise ValueError("no samples to train on")
-    if micro_batch_size < 1:
-        raise ValueError("micro_batch_size must be >= 1")
-    rows = -(-micro_batch_size // rows_multiple) * rows_multiple
+        return {"length": 0, "width": 0, "n_micro": min_micro_batches, "span": 0}
     longest = max(len(s) for s in samples) - 1
     if max_length is not None and longest > max_length:
         raise ValueError(f"a sample has {longest + 1} tokens, more than the trainer sequence length "
                          f"{max_length}; raise rl.max_seq_len or lower the sampler's max_new_tokens")
     length = bucket_length(longest, bucket)
-    order = sorted(range(len(samples)), key=lambda i: -len(samples[i]))
-    n_micro = max(min_micro_batches, -(-len(samples) // rows))
-    shape = (n_micro * rows, length)
     width = bucket_length(max(len(s.completion_ids) for s in samples), WINDOW_BUCKET) if window else length
+    spans = [len(a) for s in samples if s.allowed is not None for a in s.allowed]
+    return {"length": length, "width": width, "n_micro": max(min_micro_batches, -(-len(samples) // rows)),
+            "span": max(spans, default=0)}
+
+
+def build_batch(samples: Sequence[Sample], micro_batch_size: int, *, bucket: int = 64,
+                rows_multiple: int = 1, max_length: int | None = None,
+                min_micro_batches: int = 1, window: bool = False, dims: dict | None = None) -> dict[str, np.ndarray]:
+    """Lay samples out as [micro_batches, rows, length] arrays (see module docstring); with
+    `window`, the per-token arrays cover each row's completion window only.
+
+    rows = micro_batch_size rounded up to `rows_multiple` (the "data" axis size); missing rows are
+    padding with mask 0. A sample longer than `max_length` raises (it would be silently cut).
+    `dims` (from `batch_dims`, at least as large as these samples need) fixes the sizes instead.
+    """
+    if not samples and dims is None:
+        raise ValueError("no samples to train on")
+    if micro_batch_size < 1:
+        raise ValueError("micro_batch_size must be >= 1")
+    rows = -(-micro_batch_size // rows_multiple) * rows_multiple
+    if dims is None:
+        dims = batch_dims(samples, rows, bucket=bucket, max_length=max_length,
+                          min_micro_batches=min_micro_batches, window=window)
+    length, width, n_micro = dims["length"], dims["width"], dims["n_micro"]
+    order = sorted(range(len(samples)), key=lambda i: -len(samples[i]))
+    shape = (n_micro * rows, length)
     wshape = (n_micro * rows, width)
     out = {"inputs": np.zeros(shape, np.int32), "targets": np.zeros(wshape, np.int32),
            "mask": np.zeros(wshape, np.float32), "q": np.zeros(wshape, np.float32),
            "adv": np.zeros(wshape, np.float32)}
     if window:
         out["start"] = np.zeros((n_micro * rows, 1), np.int32)
-    constrained = [s for s in samples if s.allowed is not None]
-    if constrained:  # -1 = no restriction at that position (prompt, padding, unconstrained samples)
-        span = max(len(a) for s in constrained for a in s.allowed)
-        out["allowed"] = np.full(wshape + (span,), -1, np.int32)
+    if dims["span"]:  # -1 = no restriction at that position (prompt, padding, unconstrained samples)
+        out["allowed"] = np.full(wshape + (dims["span"],), -1, np.int32)
     for r, i in enumerate(order):
         s = samples[i]
         toks = np.asarray(list(s.prompt_ids) + list(s.completion_ids), np.int32)
@@ -311,31 +325,63 @@ class TrainStep:
 
     # --- host API -----------------------------------------------------------------------------
     def build(self, samples: Sequence[Sample], micro_batch_size: int, bucket: int = 64,
-              max_length: int | None = None) -> dict[str, np.ndarray]:
-        return build_batch(samples, micro_batch_size, bucket=bucket, rows_multiple=self.rows_multiple,
-                           max_length=max_length, window=self.config.window)
+              max_length: int | None = None) -> dict[str, np.ndarray] | None:
+        """The batch of `samples`. Across processes (`jax.process_count() > 1`, a mesh spanning
+        them): this process's rows only, `micro_batch_size` being the global rows per micro-batch;
+        the sizes are agreed over all processes (a collective: every process calls it, with its
+        own samples, possibly none; None when no process has any) and `step` assembles the
+        global batch."""
+        n = jax.process_count()
+        if n == 1:
+            return build_batch(samples, micro_batch_size, bucket=bucket, rows_multiple=self.rows_multiple,
+                               max_length=max_length, window=self.config.window)
+        rows = -(-micro_batch_size // self.rows_multiple) * self.rows_multiple
+        if rows % n:
+            raise ValueError(f"the mesh's data axis ({self.rows_multiple}) must split evenly over the {n} processes")
+        local = rows // n
+        dims = batch_dims(samples, local, bucket=bucket, max_length=max_length, window=self.config.window)
+        from jax.experimental import multihost_utils
+        keys = sorted(dims)
+        agreed = np.max(multihost_utils.process_allgather(np.asarray([dims[k] for k in keys], np.int64)), axis=0)
+        dims = {k: int(v) for k, v in zip(keys, agreed)}
+        if not dims["length"]:
+            return None
+        return build_batch(samples, local, bucket=bucket, window=self.config.window, dims=dims)
+
+    def _place(self, batch: dict[str, np.ndarray]) -> dict[str, jax.Array]:
+        """The batch on the mesh: split over "data" along rows; across processes each gives its own rows."""
+        sharding = S.batch_sharding(self.mesh)
+        if jax.process_count() == 1:
+            return jax.device_put(batch, sharding)
+        n = jax.process_count()
+        return {k: jax.make_array_from_process_local_data(sharding, v, (v.shape[0], v.shape[1] * n) + v.shape[2:])
+                for k, v in batch.items()}
 
     def step(self, batch: dict[str, np.ndarray]) -> dict[str, float]:
         """One optimizer update from a built batch; returns host float metrics."""
-        batch = jax.device_put(batch, S.batch_sharding(self.mesh))
-        self.params, self.opt_state, metrics = self._step(self.params, self.opt_state, batch)
+        self.params, self.opt_state, metrics = self._step(self.params, self.opt_state, self._place(batch))
         self.step_count += 1
-        return {k: float(v) for k, v in jax.device_get(metrics).items()}
+        return {k: float(np.asarray(v.addressable_data(0))) for k, v in metrics.items()}
 
     def gradients(self, batch: dict[str, np.ndarray]) -> Any:
         """The batch gradient the next `step` would apply before clipping (for tests/diagnostics)."""
         if not hasattr(self, "_grads"):
             self._grads = jax.jit(lambda p, b: self._accumulate(p, b)[0],
                                   in_shardings=(self.param_sh, S.batch_sharding(self.mesh)), out_shardings=self.param_sh)
-        return self._grads(self.params, jax.device_put(batch, S.batch_sharding(self.mesh)))
+        return self._grads(self.params, self._place(batch))
 
     def logprobs(self, batch: dict[str, np.ndarray]) -> np.ndarray:
         """Trainer log-probs of every target in a built batch (same shape as batch['q'])."""
-        return np.asarray(self._logp(self.params, jax.device_put(batch, S.batch_sharding(self.mesh))))
+        return np.asarray(self._logp(self.params, self._place(batch)))
 
     def model(self) -> nnx.Module:
-        """A fresh NNX module holding the current weights (host copies, unsharded)."""
-        params = jax.device_get(self.params)
+        """A fresh NNX module holding the current weights (host copies, unsharded). Across
+        processes, parameters sharded over them are gathered (a collective: every process calls it)."""
+        if jax.process_count() == 1:
+            params = jax.device_get(self.params)
+        else:
+            from jax.experimental import multihost_utils
+            params = multihost_utils.process_allgather(self.params, tiled=True)
         state = jax.tree.map(lambda x: x, self._template)
         nnx.replace_by_pure_dict(state, jax.tree.map(jnp.asarray, params))
         return nnx.merge(self.graphdef, state, self.rest)

@@ -121,6 +121,10 @@ def validate(cfg: Any) -> Plan:
         raise ConfigError(f"rl.rollout_budget={b} is not a multiple of rl.group_size * rl.groups_per_update = "
                           f"{g} * {k} = {g * k}; each update uses exactly {g * k} rollouts. Pick a budget such "
                           f"as {max(1, b // (g * k)) * g * k} or change the group size")
+    shares = _get(cfg, "distributed.rollout_shares")
+    if shares is not None and (not isinstance(shares, int) or shares < 1 or k % shares):
+        raise ConfigError(f"distributed.rollout_shares={shares!r} must be a positive integer dividing "
+                          f"rl.groups_per_update={k} (each share is a whole number of groups)")
     lr = _get(cfg, "rl.lr")
     if not isinstance(lr, (int, float)) or not lr > 0:
         raise ConfigError(f"rl.lr must be a positive number, got {lr!r}")
@@ -409,12 +413,13 @@ class ActionTokenPolicy:
 class MetricsLog:
     """JSON Lines metrics (one object per update / evaluation), console lines, optional TensorBoard."""
 
-    def __init__(self, path: Path, console: bool = True, tensorboard: bool = False):
+    def __init__(self, path: Path, console: bool = True, tensorboard: bool = False, enabled: bool = True):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.console = console
+        self.enabled = enabled  # across processes only process 0 writes
         self.tb = None
-        if tensorboard:
+        if tensorboard and enabled:
             try:
                 from torch.utils.tensorboard import SummaryWriter  # optional
                 self.tb = SummaryWriter(str(path.parent / "tb"))
@@ -422,6 +427,8 @@ class MetricsLog:
                 print("[glyphjax-train] tensorboard not installed; logging JSONL only")
 
     def write(self, record: dict) -> None:
+        if not self.enabled:
+            return
         with open(self.path, "a") as f:
             f.write(json.dumps(record) + "\n")
         if self.tb is not None:
@@ -529,15 +536,20 @@ class Trainer:
             self._load_teacher()
         self.update = 0
         self.task_cursor = 0
+        self.shares = int(_get(c, "distributed.rollout_shares") or jax.process_count())  # rl/distributed.py
+        if self.shares % jax.process_count():
+            raise ConfigError(f"distributed.rollout_shares={self.shares} must be a multiple of the "
+                              f"{jax.process_count()} processes (each plays the same number of shares)")
         self.pool = None  # rl.variant_sampling=uniform: the (variant, seat) pairs and encodings (rl/variants.py)
         self.draws = None  # this update's group draws under rl.variant_sampling=uniform
         self.seed_cursor: dict[str, int] = {t: 0 for t in p.task_ids}
         self.weight_version = 0
         self.best: tuple[float, int] | None = None  # eval.select: (best held-out return_mean, its update)
         self.log = MetricsLog(p.out_dir / "metrics.jsonl", console=bool(_get(c, "log.console", True)),
-                              tensorboard=bool(_get(c, "log.tensorboard", False)))
+                              tensorboard=bool(_get(c, "log.tensorboard", False)), enabled=jax.process_index() == 0)
         p.out_dir.mkdir(parents=True, exist_ok=True)
-        (p.out_dir / "config.json").write_text(json.dumps(c, indent=1, default=str))
+        if jax.process_index() == 0:
+            (p.out_dir / "config.json").write_text(json.dumps(c, indent=1, default=str))
         if p.resume_step is not None:
             self._restore()
 
@@ -602,7 +614,8 @@ class Trainer:
         self.weight_version += 1
         if self.plan.policy == "vllm" and self.allowed is None:
             from rl.models import hf_io
-            path = self.plan.out_dir / "weights" / "current"
+            n, rank = jax.process_count(), jax.process_index()  # one server per process: its own copy
+            path = self.plan.out_dir / "weights" / ("current" if n == 1 else f"current-{rank}")
             hf_io.save_model(self.step.model(), path, copy_tokenizer_from=self.model_path,
                               untie=True)  # vLLM 0.32 keeps a tied model's old lm_head on reload
             (path / "glyphjax_weight_version.json").write_text(json.dumps({"version": self.weight_version,
@@ -687,8 +700,29 @@ class Trainer:
             self.seed_cursor[task] += self.plan.group_size
         return groups
 
-    def collect(self, groups, update_seed: int):
-        """Play the update's groups; one record per episode and text seat (rl/rollout.py)."""
+    def play(self, groups, update_seed: int) -> list:
+        """The update's records, in group order: the groups cut into `self.shares` shares, share k
+        played with `share_seed(update_seed, k)` by process k mod n; the other processes' records
+        arrive without their turns (rl/distributed.py)."""
+        from rl.distributed import allgather_objects, share_seed
+        n, size = jax.process_count(), len(groups) // self.shares
+        draws = self.draws
+        played = {}
+        for k in range(jax.process_index(), self.shares, n):
+            part = slice(k * size, (k + 1) * size)
+            played[k] = self.collect(groups[part], share_seed(update_seed, k),
+                                     None if draws is None else draws[part])
+        if n > 1:
+            for other in allgather_objects({k: [dataclasses.replace(r, turns=[]) for r in recs]
+                                            for k, recs in played.items()}):
+                for k, recs in other.items():
+                    played.setdefault(k, recs)
+        return [r for k in range(self.shares) for r in played[k]]
+
+    def collect(self, groups, update_seed: int, draws: Any = None):
+        """Play these groups (`draws`: their rl.variant_sampling=uniform draws, default this
+        update's); one record per episode and text seat (rl/rollout.py)."""
+        draws = self.draws if draws is None else draws
         from rl.rollout import run_rollouts
         episodes = [(task, s) for task, seeds in groups for s in seeds]
         positions = [j for _, seeds in groups for j in range(len(seeds))]
@@ -701,10 +735,10 @@ class Trainer:
                                         call_budget=int(_get(self.cfg, "rl.call_budget", 300)))
         max_turns = _get(self.cfg, "rl.max_turns")
         seats, envs = None, None
-        if self.draws is not None:
+        if draws is not None:
             from rl.variants import episode_env
-            seats = [d.seat for d in self.draws for _ in d.encodings]
-            envs = [episode_env(d.task, e) for d in self.draws for e in d.encodings]
+            seats = [d.seat for d in draws for _ in d.encodings]
+            envs = [episode_env(d.task, e) for d in draws for e in d.encodings]
         return run_rollouts(self.policy, episodes, self.harness, sampling,
                             opponents=seating.seatings(episodes, positions, self.plan.opponent, self.plan.train_seats,
                                                        seats, self.opponent_policy),
@@ -738,15 +772,18 @@ class Trainer:
         c, p = self.cfg, self.plan
         groups = self.next_groups()
         t0 = time.perf_counter()
-        records = self.collect(groups, update_seed=int(c.get("seed", 0)) * 1_000_003 + self.update)
+        records = self.play(groups, update_seed=int(c.get("seed", 0)) * 1_000_003 + self.update)
         t1 = time.perf_counter()
         samples, adv, records = self.samples_from(records, groups)
         rl = c["rl"]
         metrics = {}
-        if samples:
+        if samples or jax.process_count() > 1:  # across processes build() agrees (None: no process has samples)
             batch = self.step.build(samples, int(rl.get("micro_batch_size", 8)), bucket=int(rl.get("bucket", 64)),
                                     max_length=rl.get("max_seq_len"))
-            metrics = self.step.step(batch)
+            if batch is not None:
+                metrics = self.step.step(batch)
+        from rl.distributed import allgather_objects
+        n_samples = sum(allgather_objects(len(samples)))
         t2 = time.perf_counter()
         self.update += 1
         self.push_weights()
@@ -762,7 +799,7 @@ class Trainer:
                "prompt_tokens": int(sum(r.prompt_tokens for r in records)),
                "completion_tokens": int(sum(r.completion_tokens for r in records)),
                "parse_failures": int(sum(r.parse_failures for r in records)),
-               "truncations": int(sum(r.truncations for r in records)), "samples": len(samples),
+               "truncations": int(sum(r.truncations for r in records)), "samples": n_samples,
                "adv_abs_mean": float(np.mean(np.abs(adv))) if len(adv) else 0.0,
                "loss": metrics.get("loss", 0.0), "grad_norm": metrics.get("grad_norm", 0.0),
                "masked_token_frac": metrics.get("masked_token_frac", 0.0),
