@@ -140,25 +140,6 @@ def level_params(num_levels: int = DEFAULT_NUM_LEVELS, start_level: int = 0, spl
                          hard=jnp.bool_(distribution_mode == "hard"))
 
 
-def once(tree):
-    """The same values (a pytree of arrays), computed once in the compiled step: each array
-    passes through a max over a 2-row stack with its type's lowest value, a reduction, which
-    XLA's fusion never copies into its consumers. Without it the CPU backend recomputes a cheap
-    elementwise chain (a moved pool, the episode's end) inside every fused consumer, and the
-    rollout of a shooter compiles to ~1.5x the ops. (`lax.optimization_barrier` does not stop
-    that copying on CPU.) Bit-identical: max(x, lowest) == x."""
-    def one(x):
-        x = jnp.asarray(x)
-        if x.dtype == jnp.bool_:
-            low = False
-        elif jnp.issubdtype(x.dtype, jnp.integer):
-            low = jnp.iinfo(x.dtype).min
-        else:
-            low = -jnp.inf
-        return jnp.max(jnp.stack([x, jnp.full_like(x, low)]), axis=0)
-    return jax.tree.map(one, tree)
-
-
 def draw_level(key: jax.Array, params: ProcgenParams) -> jax.Array:
     """The level seed (uint32) an episode plays: uniform over the level set, from the episode key."""
     word = hash_bits(key, 1)[0]

@@ -12,11 +12,11 @@ from typing import Callable
 import jax
 import jax.numpy as jnp
 
-from glyphjax.core.types import Env, TaskCard
+from glyphjax.core.types import Env, TaskCard, fence
 from glyphjax.suites.procgen.engine import (AIRBORNE_NAMES, BANK_SIZE, DEFAULT_NUM_LEVELS,
                                             GLYPHS_COMMON, OUTSIDE, TEST_LEVEL_START, Game,
                                             LevelBank, ProcgenParams, ProcgenState, agent_view,
-                                            cell_table, draw_level, game_salt, level_draws, once,
+                                            cell_table, draw_level, game_salt, level_draws,
                                             level_params, pack_rows, window)
 
 MAX_STEPS = 512
@@ -93,8 +93,8 @@ class ProcgenEnv(Env):
             nxt, reward, terminated, event = self.game.step(state, action, params, key)
         else:
             nxt, reward, terminated, event = self.game.step(state, action, params)
-        # read by auto-reset's select of every state field: computed once, not in each
-        return nxt, reward, once(terminated), event
+        # read by auto-reset's select of every state field: computed once (core.types.fence)
+        return nxt, reward, fence(terminated), event
 
     def _render(self, state: ProcgenState, params: ProcgenParams):
         codes = self.game.paint(state)
